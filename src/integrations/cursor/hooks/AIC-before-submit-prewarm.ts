@@ -1,0 +1,33 @@
+/**
+ * beforeSubmitPrompt: always `{"continue": true}`. Saves the prompt privately for the compile
+ * gate's deny message and logs it to `.aic/prompt-log.jsonl` (every prompt, any characters).
+ * Submitting a prompt never opens the gate.
+ */
+import { appendPromptLog } from "../../../shared/project-logs.js";
+import { savePrompt } from "../../shared/gate-state.js";
+import { runHook } from "../../shared/run-hook.js";
+
+void runHook({
+  name: "AIC-before-submit-prewarm",
+  neutral: { continue: true },
+  handle(ctx) {
+    const prompt = typeof ctx.payload.prompt === "string" ? ctx.payload.prompt : "";
+    if (prompt.trim() === "") return { continue: true };
+    try {
+      savePrompt(ctx.convDir, ctx.generationId, prompt);
+    } catch (err) {
+      ctx.reportError("save prompt", err);
+    }
+    try {
+      appendPromptLog(ctx.projectRoot, {
+        conversationId: ctx.conversationId,
+        generationId: ctx.generationId,
+        prompt,
+        source: "cursor",
+      });
+    } catch (err) {
+      ctx.reportError("append prompt log", err);
+    }
+    return { continue: true };
+  },
+});

@@ -1,0 +1,218 @@
+/**
+ * The stop hook's quality gate (seed §7.8): the project's own ESLint and `tsc --noEmit`, from
+ * its node_modules/.bin (never a download), for the files edited in this conversation. Each
+ * tool runs with execFile and an argv array (no shell), both at once, under a time limit.
+ * A tool that crashes or cannot start is reported to the health log, never blamed on the edits.
+ */
+import { execFile } from "node:child_process";
+import { closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+export interface Finding {
+  tool: "eslint" | "tsc";
+  file: string;
+  line: number;
+  column: number;
+  code: string;
+  message: string;
+}
+
+export interface ToolRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+export type Runner = (
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+) => Promise<ToolRun>;
+
+export const TOOL_TIMEOUT_MS = 45_000;
+
+export const runTool: Runner = (command, args, cwd, timeoutMs) =>
+  new Promise((done) => {
+    execFile(
+      command,
+      args,
+      { cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        const e = err as
+          (NodeJS.ErrnoException & { code?: number | string; killed?: boolean }) | null;
+        done({
+          code: e ? (typeof e.code === "number" ? e.code : null) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr) || (e && typeof e.code === "string" ? e.message : ""),
+          timedOut: Boolean(e?.killed),
+        });
+      },
+    );
+  });
+
+/**
+ * How to start `node_modules/.bin/<name>`: through this Node when the bin is a Node script
+ * (npm symlinks; no PATH lookup of `node` needed), else the file itself (pnpm shell shims).
+ */
+export function localBin(
+  projectRoot: string,
+  name: string,
+): { command: string; prefix: string[] } | undefined {
+  const bin = join(projectRoot, "node_modules", ".bin", name);
+  if (!existsSync(bin)) return undefined;
+  const real = realpathSync(bin);
+  const head = Buffer.alloc(128);
+  const fd = openSync(real, "r");
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const firstLine = head.subarray(0, n).toString("utf8").split("\n")[0] ?? "";
+  const isNodeScript =
+    /\.(c|m)?js$/.test(real) || (firstLine.startsWith("#!") && /\bnode\b/.test(firstLine));
+  return isNodeScript
+    ? { command: process.execPath, prefix: [real] }
+    : { command: bin, prefix: [] };
+}
+
+const LINTABLE = /\.(?:[cm]?[jt]sx?)$/i;
+const TYPED = /\.(?:[cm]?ts|tsx)$/i;
+
+function projectRelative(projectRoot: string, file: string): string {
+  const abs = isAbsolute(file) ? file : resolve(projectRoot, file);
+  return relative(projectRoot, abs).split(sep).join("/");
+}
+
+interface EslintFile {
+  filePath?: string;
+  messages?: {
+    ruleId?: string | null;
+    severity?: number;
+    message?: string;
+    line?: number;
+    column?: number;
+  }[];
+}
+
+export function parseEslintJson(projectRoot: string, stdout: string): Finding[] {
+  const report = JSON.parse(stdout) as EslintFile[];
+  const out: Finding[] = [];
+  for (const f of report) {
+    for (const m of f.messages ?? []) {
+      if (m.severity !== 2) continue;
+      out.push({
+        tool: "eslint",
+        file: projectRelative(projectRoot, f.filePath ?? ""),
+        line: m.line ?? 0,
+        column: m.column ?? 0,
+        code: m.ruleId ?? "eslint",
+        message: (m.message ?? "").trim(),
+      });
+    }
+  }
+  return out;
+}
+
+const TSC_LINE = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
+export function parseTscOutput(projectRoot: string, stdout: string): Finding[] {
+  const out: Finding[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    const m = TSC_LINE.exec(line);
+    if (!m) continue;
+    out.push({
+      tool: "tsc",
+      file: projectRelative(projectRoot, m[1]!),
+      line: Number(m[2]),
+      column: Number(m[3]),
+      code: m[4]!,
+      message: m[5]!.trim(),
+    });
+  }
+  return out;
+}
+
+export interface QualityResult {
+  findings: Finding[];
+  /** Tools that could not give a verdict (crash, timeout, bad config): for the health log. */
+  problems: string[];
+  ran: ("eslint" | "tsc")[];
+}
+
+export async function checkEditedFiles(
+  projectRoot: string,
+  editedFiles: string[],
+  deps: { run?: Runner; timeoutMs?: number } = {},
+): Promise<QualityResult> {
+  const run = deps.run ?? runTool;
+  const timeoutMs = deps.timeoutMs ?? TOOL_TIMEOUT_MS;
+  const existing = editedFiles
+    .map((f) => projectRelative(projectRoot, f))
+    .filter((f) => !f.startsWith("..") && existsSync(join(projectRoot, f)));
+  const result: QualityResult = { findings: [], problems: [], ran: [] };
+  const jobs: Promise<void>[] = [];
+
+  const lintable = existing.filter((f) => LINTABLE.test(f));
+  const eslint = lintable.length ? localBin(projectRoot, "eslint") : undefined;
+  if (eslint) {
+    result.ran.push("eslint");
+    const args = [...eslint.prefix, "--format", "json", "--", ...lintable];
+    jobs.push(
+      run(eslint.command, args, projectRoot, timeoutMs).then((r) => {
+        // ESLint: 0 clean, 1 lint errors, 2 configuration or internal error.
+        if (r.timedOut) return void result.problems.push(`eslint timed out after ${timeoutMs} ms`);
+        try {
+          result.findings.push(...parseEslintJson(projectRoot, r.stdout));
+        } catch {
+          result.problems.push(
+            `eslint exited ${r.code}: ${r.stderr.trim().slice(0, 500) || "no JSON report"}`,
+          );
+        }
+      }),
+    );
+  }
+
+  const typed = new Set(existing.filter((f) => TYPED.test(f)));
+  const tsc =
+    typed.size && existsSync(join(projectRoot, "tsconfig.json"))
+      ? localBin(projectRoot, "tsc")
+      : undefined;
+  if (tsc) {
+    result.ran.push("tsc");
+    const args = [...tsc.prefix, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"];
+    jobs.push(
+      run(tsc.command, args, projectRoot, timeoutMs).then((r) => {
+        if (r.timedOut) return void result.problems.push(`tsc timed out after ${timeoutMs} ms`);
+        const all = parseTscOutput(projectRoot, r.stdout);
+        // Errors elsewhere in the project are not this conversation's doing.
+        result.findings.push(...all.filter((f) => typed.has(f.file)));
+        if (r.code !== 0 && all.length === 0)
+          result.problems.push(
+            `tsc exited ${r.code}: ${(r.stdout + r.stderr).trim().slice(0, 500)}`,
+          );
+      }),
+    );
+  }
+  await Promise.all(jobs);
+  return result;
+}
+
+export const MAX_LISTED = 20;
+
+export function followupMessage(findings: Finding[]): string | undefined {
+  if (findings.length === 0) return undefined;
+  const lines = ["AIC quality check: the files you edited have errors. Fix them before finishing."];
+  for (const tool of ["eslint", "tsc"] as const) {
+    const mine = findings.filter((f) => f.tool === tool);
+    if (!mine.length) continue;
+    const label = tool === "eslint" ? "ESLint" : "TypeScript (tsc --noEmit)";
+    lines.push("", `${label}: ${mine.length} error${mine.length === 1 ? "" : "s"}`);
+    for (const f of mine.slice(0, MAX_LISTED))
+      lines.push(`- ${f.file}:${f.line}:${f.column} ${f.code}: ${f.message}`);
+    if (mine.length > MAX_LISTED) lines.push(`- …and ${mine.length - MAX_LISTED} more`);
+  }
+  lines.push(
+    "",
+    "Re-run the project's ESLint and `tsc --noEmit` (node_modules/.bin) to confirm they are clean.",
+  );
+  return lines.join("\n");
+}
