@@ -2,6 +2,16 @@
 /** The `aic` command. Each subcommand lives in its own module under src/cli/. */
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
+import { registerChatSummaryCommand } from "./cli/chat-summary.js";
+import { registerCompileCommand } from "./cli/compile.js";
+import { registerDoctorCommand } from "./cli/doctor.js";
+import { registerInspectCommand } from "./cli/inspect.js";
+import { registerInstallCommand } from "./cli/install.js";
+import { registerLastCommand } from "./cli/last.js";
+import { registerProjectsCommand } from "./cli/projects.js";
+import { registerServeCommand } from "./cli/serve.js";
+import { registerStatusCommand } from "./cli/status.js";
+import { registerUninstallCommand } from "./cli/uninstall.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -14,5 +24,15 @@ const program = new Command()
   .showHelpAfterError();
 
 // Register subcommands here, one line each (keep alphabetical).
+registerChatSummaryCommand(program);
+registerCompileCommand(program);
+registerDoctorCommand(program);
+registerInspectCommand(program);
+registerInstallCommand(program);
+registerLastCommand(program);
+registerProjectsCommand(program);
+registerServeCommand(program);
+registerStatusCommand(program);
+registerUninstallCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,362 @@
+/**
+ * The compile pipeline: scan -> intent -> index -> rank -> guard -> pack -> render. A compiler
+ * instance keeps each project's index warm in memory (the daemon holds one for its lifetime) and
+ * notices changed, added and removed files from their stat before answering; the on-disk cache
+ * under AIC_HOME lets a cold process re-read only files that changed.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { aicHome, projectHash } from "../shared/paths.js";
+import type { CompiledContext, CompileRequest, CompileTrace } from "./types.js";
+import { scanProject, type ScanDeps, defaultScanDeps } from "./scan.js";
+import { analyzeIntent } from "./intent.js";
+import { ProjectIndex, type IndexedFile } from "./project-index.js";
+import { loadIndex, saveIndex } from "./index-cache.js";
+import { ImportResolver, readTsPaths } from "./imports.js";
+import { rankFiles } from "./rank.js";
+import {
+  compileAllowPatterns,
+  defaultGuardDeps,
+  forbiddenFileReason,
+  guardText,
+  type GuardDeps,
+  type GuardFinding,
+} from "./guard.js";
+import { packFiles, type PackedItem } from "./pack.js";
+import { renderIntent, renderLeftOut, renderPrompt, type LeftOut } from "./render.js";
+import { extractSymbols, syntaxLanguage } from "./syntax.js";
+import { countTokens as defaultCountTokens } from "./tokens.js";
+
+export const DEFAULT_BUDGET = 8000;
+/** Below this the prompt cannot hold the intent and one useful section. */
+export const MIN_BUDGET = 200;
+
+/** A request the compiler cannot serve: the message says what and how to fix it. */
+export class CompileInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CompileInputError";
+  }
+}
+
+export interface CompilerDeps {
+  scan: ScanDeps;
+  guard: GuardDeps;
+  countTokens: (text: string) => Promise<(text: string) => number>;
+  now: () => number;
+}
+
+export const defaultCompilerDeps: CompilerDeps = {
+  scan: defaultScanDeps,
+  guard: defaultGuardDeps,
+  countTokens: defaultCountTokens,
+  now: () => performance.now(),
+};
+
+export interface CompilerOptions {
+  /** Folder holding one index cache per project; default `$AIC_HOME/cache`. */
+  cacheRoot?: string;
+  deps?: Partial<CompilerDeps>;
+}
+
+export interface Compiler {
+  compile(request: CompileRequest): Promise<CompiledContext>;
+  /** Forget a project's warm index (the on-disk cache stays valid). */
+  invalidate(projectRoot: string): void;
+}
+
+interface ProjectState {
+  index: ProjectIndex;
+  loadNote?: string;
+}
+
+export function validateRequest(request: CompileRequest): {
+  root: string;
+  budget: number;
+  intent: string;
+} {
+  if (typeof request.projectRoot !== "string" || request.projectRoot.trim() === "")
+    throw new CompileInputError("No project given: pass the project folder (--project DIR).");
+  const root = resolve(request.projectRoot);
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CompileInputError(
+      code === "ENOENT"
+        ? `Project folder ${root} does not exist: check the path given to --project.`
+        : `Project folder ${root} cannot be read (${code ?? (err as Error).message}): check its permissions.`,
+    );
+  }
+  if (!isDir)
+    throw new CompileInputError(
+      `Project path ${root} is not a folder: pass the project's root folder.`,
+    );
+  const intent = typeof request.intent === "string" ? request.intent.trim() : "";
+  if (intent === "")
+    throw new CompileInputError(
+      "The intent is empty: say what the task is (--intent TEXT or --intent-file F).",
+    );
+  const budget = request.budget ?? DEFAULT_BUDGET;
+  if (typeof budget !== "number" || !Number.isInteger(budget) || budget <= 0)
+    throw new CompileInputError(
+      `Budget ${String(budget)} is not a positive whole number of tokens: pass e.g. --budget 8000.`,
+    );
+  if (budget < MIN_BUDGET)
+    throw new CompileInputError(
+      `Budget ${budget} is too small: it must be at least ${MIN_BUDGET} tokens.`,
+    );
+  if (!isAbsolute(request.projectRoot) && request.projectRoot.startsWith("~"))
+    throw new CompileInputError(
+      `Project path ${request.projectRoot} starts with "~": pass an absolute path.`,
+    );
+  return { root, budget, intent };
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+export function createCompiler(options: CompilerOptions = {}): Compiler {
+  const deps: CompilerDeps = { ...defaultCompilerDeps, ...options.deps };
+  const cacheRoot = options.cacheRoot ?? join(aicHome(), "cache");
+  const projects = new Map<string, ProjectState>();
+
+  const stateFor = (root: string): ProjectState => {
+    let state = projects.get(root);
+    if (!state) {
+      const loaded = loadIndex(join(cacheRoot, projectHash(root)));
+      state = { index: loaded.index, loadNote: loaded.note };
+      projects.set(root, state);
+    }
+    return state;
+  };
+
+  async function compile(request: CompileRequest): Promise<CompiledContext> {
+    const { root, budget, intent: intentText } = validateRequest(request);
+    const allowPatterns = compileAllowPatterns(request.guardAllowPatterns);
+    const t0 = deps.now();
+    const timings: Record<string, number> = {};
+    const lap = (name: string, since: number) => {
+      const now = deps.now();
+      timings[name] = Math.round((now - since) * 10) / 10;
+      return now;
+    };
+
+    // 1. Scan.
+    const scan = scanProject(root, deps.scan);
+    const forbidden: { path: string; reason: string }[] = [];
+    const allowed = scan.files.filter((f) => {
+      const reason = forbiddenFileReason(f.path);
+      if (reason) forbidden.push({ path: f.path, reason });
+      return !reason;
+    });
+    let t = lap("scan", t0);
+
+    // 2. Intent (tool outputs add their stack frames and identifiers at a lower weight).
+    const toolText = (request.toolOutputs ?? [])
+      .map((o) => o.content)
+      .filter((c) => typeof c === "string" && c.length > 0);
+    const intent = analyzeIntent(intentText, { extraText: toolText });
+    t = lap("intent", t);
+
+    // 3. Index.
+    const state = stateFor(root);
+    const refreshed = state.index.refresh(root, allowed);
+    let dirty = refreshed.changed;
+    const nonText = refreshed.files.filter((f) => f.entry.skip);
+    const indexed = refreshed.files.filter((f) => !f.entry.skip);
+    t = lap("index", t);
+
+    // 4. Rank.
+    const tsconfig = readOptional(join(root, "tsconfig.json"));
+    const resolver = new ImportResolver(
+      indexed.map((f) => f.path),
+      readTsPaths(tsconfig),
+    );
+    const related = (request.toolOutputs ?? []).flatMap((o) => o.relatedFiles ?? []);
+    const { ranked, termWeights } = rankFiles({
+      intent,
+      files: indexed,
+      vocab: state.index.vocab,
+      resolver,
+      relatedFiles: related,
+      previousFiles: request.previousFiles,
+    });
+    t = lap("rank", t);
+
+    // 5 + 6. Guard (per file, as the packer reads it) and pack.
+    const count = await deps.countTokens(intentText);
+    const byPath = new Map<string, IndexedFile>(indexed.map((f) => [f.path, f]));
+    const guarded = new Map<string, { text: string; findings: GuardFinding[] }>();
+    const loadText = async (path: string) => {
+      let g = guarded.get(path);
+      if (!g) {
+        const raw = readFileSync(join(root, path), "utf8");
+        g = await guardText(path, raw, allowPatterns, deps.guard);
+        guarded.set(path, g);
+      }
+      return g.text;
+    };
+    const loadSymbols = async (path: string, text: string) => {
+      const f = byPath.get(path)!;
+      if (f.entry.symbols) return f.entry.symbols;
+      const lang = syntaxLanguage(path);
+      if (!lang) return [];
+      f.entry.symbols = await extractSymbols(lang, text);
+      dirty = true;
+      return f.entry.symbols;
+    };
+    const intentSection = renderIntent(intentText);
+    const leftOutAllowance = count(
+      renderLeftOut({
+        unlisted: 99999,
+        forbidden: 999,
+        skipped: 99999,
+        redactions: 999,
+        injections: 999,
+        pathOnly: 99,
+      }),
+    );
+    const reserved = count(intentSection) + leftOutAllowance + 40;
+    let items: PackedItem[] = await packFiles(
+      ranked.map((r) => {
+        const e = byPath.get(r.path)!.entry;
+        return { path: r.path, lang: e.lang, tokens: e.tokens, estTokens: e.estTokens };
+      }),
+      {
+        countTokens: count,
+        loadText,
+        loadSymbols,
+        noteTokens: (path, tokens) => {
+          byPath.get(path)!.entry.tokens = tokens;
+          dirty = true;
+        },
+      },
+      { budget, reserved, intent, termWeights },
+    );
+    t = lap("pack", t);
+
+    // 7. Render; the final count is exact, and sections are dropped from the end if it is over.
+    const left = (): LeftOut => {
+      const findings = items.flatMap((i) => guarded.get(i.path)?.findings ?? []);
+      return {
+        unlisted: Math.max(0, ranked.length - items.length),
+        forbidden: forbidden.length,
+        skipped: scan.skipped.length + nonText.length,
+        redactions: findings.filter((f) => f.type !== "prompt-injection").length,
+        injections: findings.filter((f) => f.type === "prompt-injection").length,
+        pathOnly: items.filter((i) => i.tier === "path").length,
+      };
+    };
+    let prompt = renderPrompt(intentText, items, left());
+    let used = count(prompt);
+    while (used > budget && items.length > 0) {
+      items = items.slice(0, -1);
+      prompt = renderPrompt(intentText, items, left());
+      used = count(prompt);
+    }
+    lap("render", t);
+
+    if (dirty) {
+      try {
+        saveIndex(join(cacheRoot, projectHash(root)), state.index);
+      } catch (err) {
+        // The cache is an optimisation: a read-only AIC_HOME must not fail the compile.
+        state.loadNote = `index cache not saved: ${(err as Error).message}`;
+      }
+    }
+
+    const guardFindings: Record<string, number> = {};
+    const findingsByFile: Record<string, GuardFinding[]> = {};
+    for (const item of items) {
+      const f = guarded.get(item.path)?.findings ?? [];
+      if (item.tier === "path" || f.length === 0) continue;
+      findingsByFile[item.path] = f;
+      for (const x of f) guardFindings[x.type] = (guardFindings[x.type] ?? 0) + 1;
+    }
+
+    const packedTokensRaw = items.reduce(
+      (s, i) => s + (byPath.get(i.path)?.entry.estTokens ?? 0),
+      0,
+    );
+    const tokensRaw = indexed.reduce((s, f) => s + f.entry.estTokens, 0);
+    const durationMs = Math.round((deps.now() - t0) * 10) / 10;
+    const trace: CompileTrace = {
+      project: root,
+      intent: {
+        taskClass: intent.taskClass,
+        terms: [...intent.terms.entries()]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .slice(0, 40)
+          .map(([term, w]) => ({ term, weight: round(w) })),
+        identifiers: intent.identifiers.slice(0, 40),
+        paths: intent.paths,
+        frames: intent.frames,
+        quoted: intent.quoted.slice(0, 10),
+      },
+      scan: {
+        source: scan.source,
+        files: scan.files.length,
+        skipped: scan.skipped.length + nonText.length,
+        skippedExamples: [
+          ...scan.skipped,
+          ...nonText.map((f) => ({ path: f.path, reason: f.entry.skip! })),
+        ].slice(0, 50),
+      },
+      index: { ...refreshed.stats, cache: state.loadNote ?? "warm" },
+      ranking: ranked.slice(0, 50).map((r) => ({
+        path: r.path,
+        score: round(r.score),
+        parts: Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, round(v)])),
+      })),
+      selection: items.map((i) => ({
+        path: i.path,
+        tier: i.tier,
+        tokens: i.tokens,
+        reason: i.reason,
+      })),
+      dropped: forbidden,
+      guard: { findings: guardFindings, byFile: findingsByFile },
+      funnel: { tokensRaw, tokensSelected: packedTokensRaw, tokensPacked: used },
+      timingsMs: timings,
+    };
+    state.loadNote = undefined;
+
+    return {
+      ranking: ranked.map((r) => r.path),
+      files: items.map((i) => ({
+        path: i.path,
+        tier: i.tier,
+        tokens: i.tokens,
+        ...(i.regions ? { regions: i.regions } : {}),
+      })),
+      prompt,
+      tokens: { budget, used },
+      trace,
+      durationMs,
+      meta: {
+        taskClass: intent.taskClass,
+        filesSelected: items.filter((i) => i.tier !== "path").length,
+        filesTotal: scan.files.length,
+        tokensRaw,
+        tokensCompiled: used,
+        budget,
+        cacheHit: false,
+        guardFindings,
+      },
+    };
+  }
+
+  return {
+    compile,
+    invalidate: (projectRoot: string) => void projects.delete(resolve(projectRoot)),
+  };
+}
+
+function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * Pack: fit the budget with a real tokenizer. The best files go in whole; when one does not fit,
+ * its relevant regions go in (whole functions, classes or methods that match the intent, with the
+ * signature of the class around a method); then outlines (signatures only); then just paths.
+ * A unit is never cut in the middle: it is in, or it is out.
+ */
+import type { Region, Tier } from "./types.js";
+import type { CodeSymbol } from "./syntax.js";
+import type { Intent } from "./intent.js";
+import { termFrequencies } from "./terms.js";
+
+export interface PackCandidate {
+  path: string;
+  lang: string;
+  /** Exact token count of the raw file when known (cached), else undefined. */
+  tokens?: number;
+  estTokens: number;
+}
+
+export interface PackDeps {
+  countTokens: (text: string) => number;
+  /** Guarded (redacted) text of a file; line structure is preserved. */
+  loadText: (path: string) => Promise<string>;
+  /** Symbols with line ranges, or [] when the language has no parser. */
+  loadSymbols: (path: string, text: string) => Promise<CodeSymbol[]>;
+  /** Records an exact token count for the index cache. */
+  noteTokens?: (path: string, tokens: number) => void;
+}
+
+export interface PackedItem {
+  path: string;
+  lang: string;
+  tier: Tier;
+  /** Tokens of this file's section (header and body). */
+  tokens: number;
+  regions?: Region[];
+  /** Rendered body (code), absent for the path tier. */
+  body?: string;
+  /** Why this tier: "fits whole", "too large: 3 of 40 units match", ... */
+  reason: string;
+}
+
+export interface PackOptions {
+  budget: number;
+  /** Tokens already spent by the intent and fixed scaffolding. */
+  reserved: number;
+  intent: Intent;
+  termWeights: Map<string, number>;
+  /** How many ranked files may receive content (beyond that: paths only). */
+  maxContentFiles?: number;
+  /** How many path-only entries to list at most. */
+  maxPathEntries?: number;
+}
+
+/** Header + fence overhead of one file section, in tokens (counted once per shape). */
+export function sectionHeader(path: string, tier: Tier, detail: string): string {
+  return `## ${path} (${tier}${detail ? `: ${detail}` : ""})\n`;
+}
+
+export function fenceFor(text: string, lang: string): [string, string] {
+  let longest = 2;
+  for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${lang === "other" ? "" : lang}\n`, `${fence}\n`];
+}
+
+interface Unit {
+  name: string;
+  startLine: number;
+  endLine: number;
+  /** Lines of the enclosing class signature to show before it, if any. */
+  context?: [number, number];
+  score: number;
+}
+
+/** Leaf units: functions, methods, and classes small enough to keep whole or without methods. */
+function unitsOf(symbols: CodeSymbol[], lines: string[]): Omit<Unit, "score">[] {
+  const units: Omit<Unit, "score">[] = [];
+  const byName = new Map(symbols.map((s) => [s.name, s]));
+  const hasChildren = new Set(symbols.filter((s) => s.parent).map((s) => s.parent!));
+  for (const s of symbols) {
+    if (s.kind === "class" && hasChildren.has(s.name) && s.endLine - s.startLine > 60) {
+      // A big class becomes its header (signature, docstring, class attributes) plus its methods.
+      const firstChild = symbols.find((c) => c.parent === s.name);
+      const headEnd = firstChild ? firstChild.startLine - 1 : s.headerEndLine;
+      units.push({ name: s.name, startLine: s.startLine, endLine: Math.max(s.startLine, headEnd) });
+      continue;
+    }
+    if (s.parent) {
+      const parent = byName.get(s.parent);
+      // Methods of a small class are inside the class unit already.
+      if (parent && !(parent.endLine - parent.startLine > 60)) continue;
+      units.push({
+        name: s.name,
+        startLine: s.startLine,
+        endLine: s.endLine,
+        context: parent ? [parent.startLine, parent.headerEndLine] : undefined,
+      });
+      continue;
+    }
+    units.push({ name: s.name, startLine: s.startLine, endLine: s.endLine });
+  }
+  if (units.length === 0 && lines.length > 0) {
+    // No parser for this language: blocks of up to 60 lines split at blank lines.
+    let start = 1;
+    for (let i = 1; i <= lines.length; i++) {
+      const atBlank = lines[i - 1]!.trim() === "";
+      if ((atBlank && i - start >= 20) || i - start >= 60 || i === lines.length) {
+        units.push({ name: `L${start}-${i}`, startLine: start, endLine: i });
+        start = i + 1;
+      }
+    }
+  }
+  return units;
+}
+
+function scoreUnit(unit: Omit<Unit, "score">, lines: string[], opts: PackOptions): number {
+  const text = lines.slice(unit.startLine - 1, unit.endLine).join("\n");
+  const tf = termFrequencies(text);
+  let score = 0;
+  for (const [term, count] of tf) {
+    const w = opts.termWeights.get(term);
+    if (w) score += w * (1 + Math.log(count));
+  }
+  // Longer units match more terms by chance; damp by length a little.
+  score /= Math.sqrt(Math.max(10, unit.endLine - unit.startLine + 1) / 10);
+  const short = unit.name.slice(unit.name.lastIndexOf(".") + 1);
+  for (const id of opts.intent.identifiers) {
+    const last = id.slice(id.lastIndexOf(".") + 1);
+    if (id === unit.name || (last === short && short.length > 2))
+      score += id === unit.name ? 20 : 8;
+  }
+  for (const f of opts.intent.frames) {
+    if (f.line !== undefined && f.line >= unit.startLine && f.line <= unit.endLine) score += 5;
+    if (f.symbol && f.symbol === short) score += 5;
+  }
+  return score;
+}
+
+function renderRegions(units: Unit[], lines: string[]): string {
+  const sorted = [...units].sort((a, b) => a.startLine - b.startLine);
+  const out: string[] = [];
+  let lastLine = 0;
+  const shownContext = new Set<string>();
+  for (const u of sorted) {
+    if (
+      u.context &&
+      !shownContext.has(`${u.context[0]}`) &&
+      u.context[1] < u.startLine &&
+      lastLine < u.context[0]
+    ) {
+      if (lastLine > 0 || u.context[0] > 1) out.push("...");
+      out.push(...lines.slice(u.context[0] - 1, u.context[1]));
+      shownContext.add(`${u.context[0]}`);
+      lastLine = u.context[1];
+    }
+    if (u.startLine > lastLine + 1 || (lastLine === 0 && u.startLine > 1))
+      out.push(`${indentOf(lines[u.startLine - 1] ?? "")}...`);
+    out.push(...lines.slice(Math.max(u.startLine, lastLine + 1) - 1, u.endLine));
+    lastLine = Math.max(lastLine, u.endLine);
+  }
+  if (lastLine < lines.length) out.push("...");
+  return out.join("\n") + "\n";
+}
+
+function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}
+
+function renderOutline(symbols: CodeSymbol[], lines: string[]): string {
+  const out: string[] = [];
+  for (const s of symbols) {
+    out.push(...lines.slice(s.startLine - 1, Math.min(s.headerEndLine, s.startLine + 5)));
+  }
+  return out.join("\n") + "\n";
+}
+
+function section(path: string, lang: string, tier: Tier, detail: string, body: string): string {
+  const [open, close] = fenceFor(body, lang);
+  return `${sectionHeader(path, tier, detail)}${open}${body}${body.endsWith("\n") ? "" : "\n"}${close}\n`;
+}
+
+export function regionDetail(regions: Region[]): string {
+  return regions.map((r) => `${r.symbol ?? ""} L${r.startLine}-${r.endLine}`.trim()).join(", ");
+}
+
+/** Packs ranked candidates into sections that fit `budget - reserved` tokens. */
+export async function packFiles(
+  candidates: PackCandidate[],
+  deps: PackDeps,
+  opts: PackOptions,
+): Promise<PackedItem[]> {
+  const available = Math.max(0, opts.budget - opts.reserved);
+  let remaining = available;
+  const items: PackedItem[] = [];
+  const maxContent = opts.maxContentFiles ?? 40;
+  const maxPaths = opts.maxPathEntries ?? 30;
+  let pathEntries = 0;
+
+  for (let rank = 0; rank < candidates.length; rank++) {
+    const c = candidates[rank]!;
+    const pathLine = `- ${c.path}\n`;
+    if (rank >= maxContent || remaining < 80) {
+      if (pathEntries >= maxPaths) break;
+      const cost = deps.countTokens(pathLine);
+      if (cost > remaining) break;
+      items.push({
+        path: c.path,
+        lang: c.lang,
+        tier: "path",
+        tokens: cost,
+        reason: rank >= maxContent ? "below the content cut-off" : "budget exhausted",
+      });
+      remaining -= cost;
+      pathEntries++;
+      continue;
+    }
+    // The first files may take a large share; later ones less, so several files get a look-in.
+    const share = rank === 0 ? 0.6 : rank < 3 ? 0.4 : 0.25;
+    const cap = Math.min(remaining, Math.floor(available * share));
+
+    // Whole file, when it fits (skip reading a file whose estimate is far over the cap).
+    let text: string | undefined;
+    if ((c.tokens ?? c.estTokens * 0.7) <= cap) {
+      text = await deps.loadText(c.path);
+      const sec = section(c.path, c.lang, "full", "", text);
+      const cost = deps.countTokens(sec);
+      if (c.tokens === undefined) deps.noteTokens?.(c.path, deps.countTokens(text));
+      if (cost <= cap) {
+        items.push({
+          path: c.path,
+          lang: c.lang,
+          tier: "full",
+          tokens: cost,
+          body: text,
+          reason: "fits whole",
+        });
+        remaining -= cost;
+        continue;
+      }
+    }
+    text ??= await deps.loadText(c.path);
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    const symbols = await deps.loadSymbols(c.path, text);
+
+    // Regions: best-matching units first, as many as fit under the cap.
+    const units: Unit[] = unitsOf(symbols, lines).map((u) => ({
+      ...u,
+      score: scoreUnit(u, lines, opts),
+    }));
+    const ranked = units
+      .filter((u) => u.score > 0)
+      .sort((a, b) => b.score - a.score || a.startLine - b.startLine);
+    const chosen: Unit[] = [];
+    let best: { body: string; cost: number; regions: Region[] } | undefined;
+    for (const u of ranked) {
+      const trial = [...chosen, u];
+      const body = renderRegions(trial, lines);
+      const regions = trial
+        .map((t) => ({ startLine: t.startLine, endLine: t.endLine, symbol: t.name }))
+        .sort((a, b) => a.startLine - b.startLine);
+      const cost = deps.countTokens(
+        section(c.path, c.lang, "regions", regionDetail(regions), body),
+      );
+      if (cost > cap) continue; // a smaller unit further down may still fit
+      chosen.push(u);
+      best = { body, cost, regions };
+      if (chosen.length >= 12) break;
+    }
+    if (best) {
+      items.push({
+        path: c.path,
+        lang: c.lang,
+        tier: "regions",
+        tokens: best.cost,
+        regions: best.regions,
+        body: best.body,
+        reason: `too large whole; ${chosen.length} of ${units.length} units match the intent`,
+      });
+      remaining -= best.cost;
+      continue;
+    }
+
+    // Outline: signatures only, when small.
+    if (symbols.length > 0) {
+      const body = renderOutline(symbols, lines);
+      const cost = deps.countTokens(section(c.path, c.lang, "outline", "", body));
+      if (cost <= Math.min(cap, Math.floor(available * 0.08))) {
+        items.push({
+          path: c.path,
+          lang: c.lang,
+          tier: "outline",
+          tokens: cost,
+          body,
+          reason: "no matching unit fits; signatures only",
+        });
+        remaining -= cost;
+        continue;
+      }
+    }
+    if (pathEntries >= maxPaths) continue;
+    const cost = deps.countTokens(pathLine);
+    if (cost > remaining) continue;
+    items.push({
+      path: c.path,
+      lang: c.lang,
+      tier: "path",
+      tokens: cost,
+      reason: "nothing of it fits",
+    });
+    remaining -= cost;
+    pathEntries++;
+  }
+  return items;
+}
+
+export function renderSection(item: PackedItem): string {
+  if (item.tier === "path" || item.body === undefined) return `- ${item.path}\n`;
+  return section(
+    item.path,
+    item.lang,
+    item.tier,
+    item.regions ? regionDetail(item.regions) : "",
+    item.body,
+  );
+}

@@ -1,0 +1,261 @@
+/**
+ * Index: per file its language, size in tokens (estimated; exact counts are added lazily by the
+ * packer), term frequencies, defined names, raw imports and, once tree-sitter has parsed it, its
+ * symbols with line ranges. Entries are keyed by content hash; a path -> (size, mtime, hash) table
+ * lets a later compile skip reading files whose stat did not change.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ScannedFile } from "./scan.js";
+import { termFrequencies } from "./terms.js";
+import { extractImports } from "./imports.js";
+import type { CodeSymbol } from "./syntax.js";
+
+export interface IndexEntry {
+  lang: string;
+  chars: number;
+  lines: number;
+  /** chars/4-style estimate for ranking and the funnel; packing uses exact counts. */
+  estTokens: number;
+  /** Flat pairs [termId, count, ...] into the owning index's vocabulary. */
+  termIds: number[];
+  /** Names defined in the file (cheap regex pass over every file). */
+  defs: string[];
+  imports: string[];
+  /** Tree-sitter symbols, filled when the file is first needed for packing. */
+  symbols?: CodeSymbol[];
+  /** Exact token count of the raw content, filled lazily. */
+  tokens?: number;
+  /** Set when the file is not text: it is skipped with this reason. */
+  skip?: string;
+}
+
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+const LANGS: Record<string, string> = {
+  py: "python",
+  pyi: "python",
+  pyx: "python",
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "tsx",
+  js: "javascript",
+  jsx: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  md: "markdown",
+  mdx: "markdown",
+  rst: "rst",
+  txt: "text",
+  json: "json",
+  toml: "toml",
+  yaml: "yaml",
+  yml: "yaml",
+  cfg: "ini",
+  ini: "ini",
+  go: "go",
+  rs: "rust",
+  java: "java",
+  rb: "ruby",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  cpp: "cpp",
+  hpp: "cpp",
+  cs: "csharp",
+  php: "php",
+  swift: "swift",
+  kt: "kotlin",
+  scala: "scala",
+  sh: "shell",
+  bash: "shell",
+  css: "css",
+  scss: "css",
+  html: "html",
+  vue: "vue",
+  svelte: "svelte",
+  sql: "sql",
+};
+
+export function languageOf(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
+  return LANGS[ext] ?? "other";
+}
+
+const PY_DEF = /^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)/gm;
+const JS_DEF =
+  /^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function\*?|class|interface|type|enum|const|let|var)[ \t]+([A-Za-z_$][\w$]*)/gm;
+const JS_METHOD =
+  /^[ \t]+(?:(?:public|private|protected|static|async|readonly|get|set|override)[ \t]+)*([A-Za-z_$][\w$]*)[ \t]*\([^)\n]*\)[ \t]*(?::[^{\n]*)?\{/gm;
+const NOT_METHODS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "function",
+  "return",
+  "with",
+]);
+
+export function extractDefs(lang: string, source: string): string[] {
+  const out = new Set<string>();
+  if (lang === "python") for (const m of source.matchAll(PY_DEF)) out.add(m[1]!);
+  else if (lang === "typescript" || lang === "tsx" || lang === "javascript") {
+    for (const m of source.matchAll(JS_DEF)) out.add(m[1]!);
+    for (const m of source.matchAll(JS_METHOD)) if (!NOT_METHODS.has(m[1]!)) out.add(m[1]!);
+  }
+  return [...out];
+}
+
+export function contentHash(buf: Buffer): string {
+  return createHash("sha1").update(buf).digest("hex");
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decodes a file as UTF-8 text or says why it is not text. */
+export function decodeText(buf: Buffer): { text: string } | { skip: string } {
+  if (buf.subarray(0, 8000).includes(0)) return { skip: "binary content" };
+  try {
+    return { text: utf8.decode(buf) };
+  } catch {
+    return { skip: "not UTF-8 text" };
+  }
+}
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3.6);
+}
+
+/** Vocabulary shared by all entries of one project's index, so entries store small numbers. */
+export class Vocabulary {
+  readonly words: string[];
+  private readonly ids = new Map<string, number>();
+  constructor(words: string[] = []) {
+    this.words = words;
+    words.forEach((w, i) => this.ids.set(w, i));
+  }
+  id(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.words.push(word);
+      this.ids.set(word, id);
+    }
+    return id;
+  }
+  lookup(word: string): number | undefined {
+    return this.ids.get(word);
+  }
+}
+
+export function buildEntry(path: string, text: string, vocab: Vocabulary): IndexEntry {
+  const lang = languageOf(path);
+  const tf = termFrequencies(text);
+  const termIds: number[] = [];
+  for (const [term, count] of tf) termIds.push(vocab.id(term), count);
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
+  return {
+    lang,
+    chars: text.length,
+    lines,
+    estTokens: estimateTokens(text),
+    termIds,
+    defs: extractDefs(lang, text),
+    imports: extractImports(path, text),
+  };
+}
+
+export interface IndexedFile {
+  path: string;
+  hash: string;
+  entry: IndexEntry;
+}
+
+export interface RefreshStats {
+  read: number;
+  indexed: number;
+  reused: number;
+  removed: number;
+}
+
+/** One project's index in memory; persisted by index-cache.ts. */
+export class ProjectIndex {
+  constructor(
+    readonly vocab: Vocabulary = new Vocabulary(),
+    readonly entries: Map<string, IndexEntry> = new Map(),
+    readonly stamps: Map<string, FileStamp> = new Map(),
+  ) {}
+
+  /** Brings the index up to date with a scan: re-reads only files whose size or mtime changed. */
+  refresh(
+    root: string,
+    files: ScannedFile[],
+  ): { files: IndexedFile[]; stats: RefreshStats; changed: boolean } {
+    const stats: RefreshStats = { read: 0, indexed: 0, reused: 0, removed: 0 };
+    const out: IndexedFile[] = [];
+    const live = new Set<string>();
+    let changed = false;
+    for (const f of files) {
+      live.add(f.path);
+      const stamp = this.stamps.get(f.path);
+      let hash =
+        stamp && stamp.size === f.size && stamp.mtimeMs === f.mtimeMs ? stamp.hash : undefined;
+      if (hash === undefined || !this.entries.has(hash)) {
+        let buf: Buffer;
+        try {
+          buf = readFileSync(join(root, f.path));
+        } catch {
+          continue; // vanished or unreadable between scan and read
+        }
+        stats.read++;
+        // The language is part of the key: the same bytes in a .py and a .txt index differently.
+        hash = `${contentHash(buf)}:${languageOf(f.path)}`;
+        if (!this.entries.has(hash)) {
+          const decoded = decodeText(buf);
+          const entry =
+            "skip" in decoded
+              ? {
+                  lang: languageOf(f.path),
+                  chars: 0,
+                  lines: 0,
+                  estTokens: 0,
+                  termIds: [],
+                  defs: [],
+                  imports: [],
+                  skip: decoded.skip,
+                }
+              : buildEntry(f.path, decoded.text, this.vocab);
+          this.entries.set(hash, entry);
+          stats.indexed++;
+        }
+        this.stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, hash });
+        changed = true;
+      } else stats.reused++;
+      out.push({ path: f.path, hash, entry: this.entries.get(hash)! });
+    }
+    for (const path of [...this.stamps.keys()]) {
+      if (!live.has(path)) {
+        this.stamps.delete(path);
+        stats.removed++;
+        changed = true;
+      }
+    }
+    return { files: out, stats, changed };
+  }
+
+  /** Drops entries no path refers to any more (old versions of edited files). */
+  prune(): void {
+    const used = new Set([...this.stamps.values()].map((s) => s.hash));
+    for (const hash of [...this.entries.keys()]) if (!used.has(hash)) this.entries.delete(hash);
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * Rank: fuse lexical relevance (BM25 over content, plus path and defined-name fields, with
+ * identifier splitting), explicit mentions (a named path, module, symbol or stack frame), import
+ * graph proximity to the strongest hits, and small priors (tests and docs down unless the intent
+ * is about them). Every file's score parts are kept for the trace.
+ */
+import type { Intent } from "./intent.js";
+import type { IndexedFile, Vocabulary } from "./project-index.js";
+import { identifierTerms, pathTerms } from "./terms.js";
+import type { ImportResolver } from "./imports.js";
+
+export interface ScoreParts {
+  content: number;
+  path: number;
+  symbols: number;
+  mention: number;
+  frame: number;
+  graph: number;
+  related: number;
+  previous: number;
+  prior: number;
+}
+
+export interface RankedFile {
+  path: string;
+  score: number;
+  parts: ScoreParts;
+}
+
+export interface RankInput {
+  intent: Intent;
+  files: IndexedFile[];
+  vocab: Vocabulary;
+  resolver: ImportResolver;
+  /** Files named by tool outputs: near-certain. */
+  relatedFiles?: string[];
+  /** Files the agent already has open: a small nudge. */
+  previousFiles?: string[];
+}
+
+/** Weights of the fused score; lexical parts are normalised to [0, 1] first. */
+export const WEIGHTS = {
+  content: 1.0,
+  path: 0.35,
+  symbols: 0.45,
+  mention: 0.9,
+  frame: 1.2,
+  graph: 0.2,
+  related: 1.0,
+  previous: 0.15,
+  k1: 1.2,
+  b: 0.75,
+  testPrior: 0.3,
+  docsPrior: 0.3,
+  otherPrior: 0.45,
+};
+
+const TEST_PATH =
+  /(^|\/)(tests?|testing|__tests__|spec|specs)\/|(^|\/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$/;
+const DOC_PATH = /(^|\/)(docs?|documentation)\//;
+const CODE_LANGS = new Set([
+  "python",
+  "typescript",
+  "tsx",
+  "javascript",
+  "go",
+  "rust",
+  "java",
+  "ruby",
+  "c",
+  "cpp",
+  "csharp",
+  "php",
+  "swift",
+  "kotlin",
+  "scala",
+  "vue",
+  "svelte",
+  "shell",
+]);
+const DOC_LANGS = new Set(["markdown", "rst", "text"]);
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+export function priorFor(path: string, lang: string, intent: Intent): number {
+  const aboutTests = intent.taskClass === "test" || /\btests?\b/i.test(intent.text);
+  const aboutDocs = intent.taskClass === "docs";
+  if (isTestPath(path)) return aboutTests ? 1 : WEIGHTS.testPrior;
+  if (DOC_LANGS.has(lang) || DOC_PATH.test(path)) return aboutDocs ? 1 : WEIGHTS.docsPrior;
+  if (!CODE_LANGS.has(lang)) return WEIGHTS.otherPrior;
+  return 1;
+}
+
+/** Files whose path ends with the mentioned path (absolute paths in traces end with ours). */
+function matchPath(mention: string, paths: string[], byBase: Map<string, string[]>): string[] {
+  const clean = mention.replace(/\\/g, "/").replace(/^\.\//, "");
+  const base = clean.slice(clean.lastIndexOf("/") + 1);
+  const candidates = byBase.get(base) ?? [];
+  const exact = candidates.filter(
+    (p) => p === clean || clean.endsWith(`/${p}`) || p.endsWith(`/${clean}`),
+  );
+  if (exact.length > 0) return exact;
+  // Same file name, different prefix (e.g. site-packages/requests/models.py vs src/requests/models.py):
+  // match on the longest common tail of at least two segments.
+  const tail = clean.split("/").slice(-2).join("/");
+  if (tail.includes("/")) {
+    const loose = candidates.filter((p) => p.endsWith(tail));
+    if (loose.length > 0) return loose;
+  }
+  void paths;
+  return [];
+}
+
+export interface RankOutput {
+  ranked: RankedFile[];
+  /** Query term -> intent weight x idf: how much each term says about relevance here. */
+  termWeights: Map<string, number>;
+}
+
+export function rankFiles(input: RankInput): RankOutput {
+  const { intent, files, vocab, resolver } = input;
+  const n = files.length;
+  if (n === 0) return { ranked: [], termWeights: new Map() };
+
+  // Query terms present in the vocabulary, with their intent weights.
+  const queryIds = new Map<number, number>();
+  for (const [term, weight] of intent.terms) {
+    const id = vocab.lookup(term);
+    if (id !== undefined) queryIds.set(id, weight);
+  }
+
+  // One pass over every file's term list: document lengths and the tf of query terms.
+  const lengths = new Float64Array(n);
+  const hits: Map<number, number>[] = new Array(n);
+  const df = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const t = files[i]!.entry.termIds;
+    let len = 0;
+    const h = new Map<number, number>();
+    for (let j = 0; j < t.length; j += 2) {
+      const count = t[j + 1]!;
+      len += count;
+      if (queryIds.has(t[j]!)) h.set(t[j]!, count);
+    }
+    lengths[i] = len;
+    hits[i] = h;
+    for (const id of h.keys()) df.set(id, (df.get(id) ?? 0) + 1);
+  }
+  let avgLen = 0;
+  for (const l of lengths) avgLen += l;
+  avgLen = avgLen / n || 1;
+  const idf = (d: number) => Math.log(1 + (n - d + 0.5) / (d + 0.5));
+
+  // Term weights by surface form, for the path and name fields.
+  const termIdf = new Map<string, number>();
+  for (const [term, weight] of intent.terms) {
+    const id = vocab.lookup(term);
+    termIdf.set(term, weight * idf(id === undefined ? 0 : (df.get(id) ?? 0)));
+  }
+
+  const paths = files.map((f) => f.path);
+  const byBase = new Map<string, string[]>();
+  for (const p of paths) {
+    const base = p.slice(p.lastIndexOf("/") + 1);
+    const list = byBase.get(base) ?? [];
+    list.push(p);
+    byBase.set(base, list);
+  }
+
+  // Who defines which names, for symbol mentions.
+  const definers = new Map<string, number[]>();
+  files.forEach((f, i) => {
+    for (const d of f.entry.defs) {
+      const list = definers.get(d) ?? [];
+      list.push(i);
+      definers.set(d, list);
+    }
+  });
+  const indexOf = new Map(paths.map((p, i) => [p, i]));
+
+  const parts: ScoreParts[] = files.map((f) => ({
+    content: 0,
+    path: 0,
+    symbols: 0,
+    mention: 0,
+    frame: 0,
+    graph: 0,
+    related: 0,
+    previous: 0,
+    prior: priorFor(f.path, f.entry.lang, intent),
+  }));
+
+  // Lexical fields.
+  const { k1, b } = WEIGHTS;
+  for (let i = 0; i < n; i++) {
+    const f = files[i]!;
+    let content = 0;
+    for (const [id, tf] of hits[i]!) {
+      const norm = tf + k1 * (1 - b + (b * lengths[i]!) / avgLen);
+      content += queryIds.get(id)! * idf(df.get(id)!) * ((tf * (k1 + 1)) / norm);
+    }
+    parts[i]!.content = content;
+    const pt = new Set(pathTerms(f.path));
+    let pathScore = 0;
+    for (const t of pt) pathScore += termIdf.get(t) ?? 0;
+    parts[i]!.path = pathScore;
+    const defTerms = new Set<string>();
+    for (const d of f.entry.defs) for (const t of identifierTerms(d)) defTerms.add(t);
+    let symScore = 0;
+    for (const t of defTerms) symScore += termIdf.get(t) ?? 0;
+    parts[i]!.symbols = symScore;
+  }
+  for (const key of ["content", "path", "symbols"] as const) {
+    let max = 0;
+    for (const p of parts) max = Math.max(max, p[key]);
+    if (max > 0) for (const p of parts) p[key] /= max;
+  }
+
+  // Explicit mentions: paths and modules.
+  const mentionPaths = new Set<string>();
+  for (const m of intent.paths)
+    for (const hit of matchPath(m, paths, byBase)) mentionPaths.add(hit);
+  for (const id of intent.identifiers) {
+    if (!id.includes(".")) continue;
+    const segs = id.split(".");
+    for (let k = segs.length; k >= 1; k--) {
+      const file = resolver.resolve("__mention__.py", segs.slice(0, k).join("."));
+      if (file) {
+        mentionPaths.add(file);
+        break;
+      }
+    }
+  }
+  for (const p of mentionPaths) {
+    const i = indexOf.get(p);
+    if (i !== undefined) parts[i]!.mention += 1;
+  }
+
+  // Explicit mentions: defined names. Rare names are strong evidence, common ones weak.
+  for (const id of intent.identifiers) {
+    const segs = id.split(".").filter((s) => s.length > 0);
+    const name = segs[segs.length - 1]!;
+    if (name.length < 3) continue;
+    const owners = definers.get(name);
+    if (!owners || owners.length > 20) continue;
+    const strength = 1 / Math.sqrt(owners.length);
+    const qualifier = segs.length > 1 ? segs[segs.length - 2]! : undefined;
+    for (const i of owners) {
+      const qualified = qualifier !== undefined && files[i]!.entry.defs.includes(qualifier);
+      parts[i]!.mention += 0.5 * strength * (qualified ? 1.5 : 1);
+    }
+  }
+
+  // Stack frames: the files in them, and the functions they name.
+  for (const frame of intent.frames) {
+    for (const hit of matchPath(frame.path, paths, byBase)) parts[indexOf.get(hit)!]!.frame = 1;
+  }
+
+  for (const p of input.relatedFiles ?? []) {
+    const i = indexOf.get(p.replace(/^\.\//, ""));
+    if (i !== undefined) parts[i]!.related = 1;
+  }
+  for (const p of input.previousFiles ?? []) {
+    const i = indexOf.get(p.replace(/^\.\//, ""));
+    if (i !== undefined) parts[i]!.previous = 1;
+  }
+
+  const base = (p: ScoreParts) =>
+    p.prior *
+      (WEIGHTS.content * p.content +
+        WEIGHTS.path * p.path +
+        WEIGHTS.symbols * p.symbols +
+        WEIGHTS.mention * Math.min(p.mention, 1.5)) +
+    WEIGHTS.frame * p.frame +
+    WEIGHTS.related * p.related +
+    WEIGHTS.previous * p.previous;
+
+  // Import-graph proximity: neighbours (both directions) of the strongest hits get a share.
+  const baseScores = parts.map(base);
+  const order = [...baseScores.keys()].sort((a, c) => baseScores[c]! - baseScores[a]!);
+  const top = order.slice(0, 5);
+  const maxBase = baseScores[order[0]!] || 1;
+  const importers = new Map<number, number[]>();
+  const imports = files.map((f, i) => {
+    const out = new Set<number>();
+    for (const spec of f.entry.imports) {
+      const target = resolver.resolve(f.path, spec);
+      const j = target === undefined ? undefined : indexOf.get(target);
+      if (j !== undefined && j !== i) out.add(j);
+    }
+    for (const j of out) {
+      const list = importers.get(j) ?? [];
+      list.push(i);
+      importers.set(j, list);
+    }
+    return out;
+  });
+  for (const h of top) {
+    const share = baseScores[h]! / maxBase;
+    for (const j of [...imports[h]!, ...(importers.get(h) ?? [])]) {
+      parts[j]!.graph = Math.max(parts[j]!.graph, share);
+    }
+  }
+
+  const ranked = files.map((f, i) => {
+    const p = parts[i]!;
+    return { path: f.path, score: baseScores[i]! + p.prior * WEIGHTS.graph * p.graph, parts: p };
+  });
+  ranked.sort((a, c) => c.score - a.score || (a.path < c.path ? -1 : a.path > c.path ? 1 : 0));
+  return { ranked, termWeights: termIdf };
+}

@@ -1,0 +1,100 @@
+/**
+ * Turning text into search terms, shared by the intent analyser (query side) and the indexer
+ * (document side) so both split identifiers the same way: `getUserName`, `get_user_name` and
+ * `GetUserName` all yield `get`, `user`, `name`, plus the joined form `getusername` so an exact
+ * identifier match still outranks a match on its parts.
+ */
+
+const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+/** Words too common in code or prose to say anything about which file is relevant. */
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be been but by can could did do does doing done for from had has have he her " +
+    "here him his how i if in into is it its just me more most my no nor not of off on once only or " +
+    "other our out over own same she so some such than that the their them then there these they " +
+    "this those through to too under until up very was we were what when where which while who whom " +
+    "why will with would you your also any all each few both about above after again against below " +
+    "between before during further get got gets use used using via etc eg ie let lets may might must " +
+    "shall should yes one two new like want need now well way e g s t"
+  ).split(" "),
+);
+
+/** Language keywords: present in nearly every file of their language, so they carry no signal. */
+const CODE_STOPWORDS = new Set(
+  (
+    "def class self return none true false import from pass elif else try except finally raise " +
+    "lambda yield with assert del global nonlocal async await const var function new this typeof " +
+    "instanceof void null undefined export default extends implements interface type enum public " +
+    "private protected static readonly string number boolean any unknown never object args kwargs " +
+    "cls str int float bool dict list tuple set len isinstance print"
+  ).split(" "),
+);
+
+export function isStopword(term: string): boolean {
+  return STOPWORDS.has(term) || CODE_STOPWORDS.has(term);
+}
+
+/**
+ * Split one identifier into lower-case parts at `_`, `$`, digits boundaries and camelCase humps
+ * (`HTTPServerError` -> http, server, error).
+ */
+export function splitIdentifier(identifier: string): string[] {
+  const spaced = identifier
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/[_$]+/g, " ");
+  return spaced
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((p) => p.length > 0);
+}
+
+/** A light plural/verb-form folding so "sessions" meets "session"; applied on both sides. */
+export function normalizeTerm(term: string): string {
+  if (term.length > 4 && term.endsWith("ies")) return term.slice(0, -3) + "y";
+  if (term.length > 3 && term.endsWith("s") && !term.endsWith("ss") && !term.endsWith("us"))
+    return term.slice(0, -1);
+  return term;
+}
+
+/** Terms of one identifier: its parts, plus the joined identifier when it has several parts. */
+export function identifierTerms(identifier: string): string[] {
+  const parts = splitIdentifier(identifier);
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p.length < 2 || /^\d+$/.test(p) || isStopword(p)) continue;
+    out.push(normalizeTerm(p));
+  }
+  if (parts.length > 1) {
+    const joined = parts.join("");
+    if (joined.length > 2 && !isStopword(joined)) out.push(joined);
+  }
+  return out;
+}
+
+/** Term frequencies of free text or code. */
+export function termFrequencies(text: string, into: Map<string, number> = new Map()) {
+  // Cache per distinct identifier: code repeats the same names many times.
+  const seen = new Map<string, string[]>();
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const id = match[0];
+    let terms = seen.get(id);
+    if (!terms) {
+      terms = identifierTerms(id);
+      seen.set(id, terms);
+    }
+    for (const t of terms) into.set(t, (into.get(t) ?? 0) + 1);
+  }
+  return into;
+}
+
+/** Terms of a project-relative path (`src/auth/LoginForm.tsx` -> src, auth, login, form, ...). */
+export function pathTerms(path: string): string[] {
+  const out: string[] = [];
+  for (const segment of path.split("/")) {
+    const stem = segment.replace(/\.[^.]+$/, "");
+    for (const m of stem.matchAll(IDENTIFIER)) out.push(...identifierTerms(m[0]));
+  }
+  return out;
+}
