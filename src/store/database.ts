@@ -41,6 +41,22 @@ export function openDatabase(options: OpenOptions = {}): Db {
   return db;
 }
 
+const shared = new Map<string, Db>();
+
+/**
+ * One connection per database file per process, opened on first use. Long-lived processes (the
+ * MCP server, the daemon) keep it; short ones let process exit close it.
+ */
+export function sharedDatabase(options: OpenOptions = {}): Db {
+  const path = options.path ?? databasePath(options.env);
+  let db = shared.get(path);
+  if (!db || !db.open) {
+    db = openDatabase({ ...options, path });
+    shared.set(path, db);
+  }
+  return db;
+}
+
 /**
  * Run `fn` in a write transaction that takes the write lock up front (BEGIN IMMEDIATE), so it
  * never fails half-way on a lock upgrade, and retry it as a whole if the lock stays busy.

@@ -1,6 +1,7 @@
 /** The SQLite store: one shared database for every AIC process. */
 export {
   openDatabase,
+  sharedDatabase,
   writeTransaction,
   BUSY_TIMEOUT_MS,
   type Db,

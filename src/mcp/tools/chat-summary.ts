@@ -1,0 +1,35 @@
+/** aic_chat_summary: everything AIC compiled for one conversation. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { chatSummary } from "../../service/diagnostics.js";
+import { resolveProjectRoot } from "../../service/project-root.js";
+import type { ToolContext } from "../context.js";
+import { projectRootField } from "../schemas.js";
+import { jsonResult } from "../tool-result.js";
+
+export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "aic_chat_summary",
+    {
+      title: "Conversation summary",
+      description:
+        "Call when the user asks what AIC did in this chat: every compilation of the conversation " +
+        "(subagents included) with intents, files, tokens, reduction and cache hits.",
+      inputSchema: z
+        .object({
+          conversationId: z.string().min(1).max(256).describe("The conversation to summarise."),
+          projectRoot: projectRootField.optional(),
+        })
+        .strict(),
+    },
+    (args) =>
+      jsonResult(
+        chatSummary(ctx.db(), {
+          conversationId: args.conversationId,
+          ...(args.projectRoot !== undefined
+            ? { projectRoot: resolveProjectRoot(args.projectRoot, ctx.homeDir) }
+            : {}),
+        }),
+      ),
+  );
+}

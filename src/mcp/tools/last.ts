@@ -1,0 +1,30 @@
+/** aic_last: the most recent compilation and the prompt it produced. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { lastReport } from "../../service/diagnostics.js";
+import { resolveProjectRoot } from "../../service/project-root.js";
+import type { ToolContext } from "../context.js";
+import { projectRootField } from "../schemas.js";
+import { jsonResult } from "../tool-result.js";
+
+export function registerLastTool(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "aic_last",
+    {
+      title: "Last compilation",
+      description:
+        "Call when the user asks what AIC sent last: the most recent compilation (for projectRoot, " +
+        "or any project) with its files, tokens and the compiled prompt.",
+      inputSchema: z.object({ projectRoot: projectRootField.optional() }).strict(),
+    },
+    (args) =>
+      jsonResult(
+        lastReport(
+          ctx.db(),
+          args.projectRoot !== undefined
+            ? { projectRoot: resolveProjectRoot(args.projectRoot, ctx.homeDir) }
+            : {},
+        ) ?? { message: "no compilation recorded yet" },
+      ),
+  );
+}

@@ -1,0 +1,391 @@
+/**
+ * The one orchestration behind every `aic_compile`: the MCP tool, the daemon and the in-process
+ * hook path all call runCompilation(). It validates the request, resolves the intent, budget and
+ * model, serves from the result cache or compiles, and records the compilation (SQLite row,
+ * project, session, `.aic/last-compiled-prompt.txt`).
+ *
+ * Cheap to import: the compiler (tree-sitter, tokenizer) is loaded on the first compile only.
+ *
+ * What each aic_compile field does:
+ * - intent (required): what to compile for; a weak one falls back to the conversation's last
+ *   real intent (see intent.ts).
+ * - projectRoot (required): absolute existing folder; `/` and the home folder are refused.
+ * - editorId, triggerSource: recorded on the row; shown by status (per editor / per trigger).
+ * - conversationId: recorded; keys the weak-intent fallback, the session-model lookup and
+ *   aic_chat_summary.
+ * - modelId: recorded and part of the cache key; defaults to the conversation's model from
+ *   `.aic/session-models.jsonl`, then aic.config.json `model`.
+ * - reparentFromConversationId with triggerSource "subagent_stop": moves that conversation's
+ *   rows to conversationId instead of compiling.
+ * - stepIndex: recorded (chat summaries list steps in order).
+ * - stepIntent: appended to the intent to refine ranking toward the current step; recorded.
+ * - previousFiles, toolOutputs: passed to the compiler (they boost files); part of the cache key.
+ * - conversationTokens: recorded; shrinks the budget as the conversation fills (budget.ts).
+ * - budget: the token budget; default aic.config.json `budget` (8000).
+ */
+import { readJsonl } from "../shared/jsonl.js";
+import {
+  LAST_COMPILED_PROMPT,
+  projectFile,
+  SESSION_MODELS_LOG,
+  writeLastCompiledPrompt,
+} from "../shared/project-logs.js";
+import { loadProjectConfig, type LoadedConfig } from "../config/project-config.js";
+import type { CompileRequest, CompiledContext, ToolOutput } from "../compiler/types.js";
+import {
+  getCachedContext,
+  getSession,
+  insertCompilation,
+  putCachedContext,
+  reparentConversation,
+  sharedDatabase,
+  touchSession,
+  upsertProject,
+  writeTransaction,
+  type Db,
+  type TopFile,
+} from "../store/index.js";
+import { effectiveBudget } from "./budget.js";
+import { compileCacheKey, projectFingerprint } from "./cache-key.js";
+import { AicInputError } from "./errors.js";
+import { resolveIntent, type IntentSource } from "./intent.js";
+import { resolveProjectRoot } from "./project-root.js";
+
+export { AicInputError } from "./errors.js";
+export { isWeakIntent } from "./intent.js";
+
+/** The aic_compile contract (DESIGN.md), already shape-checked by the caller's schema. */
+export interface AicCompileInput {
+  intent: string;
+  projectRoot: string;
+  editorId?: string;
+  triggerSource?: string;
+  conversationId?: string;
+  modelId?: string;
+  reparentFromConversationId?: string;
+  stepIndex?: number;
+  stepIntent?: string;
+  previousFiles?: string[];
+  toolOutputs?: ToolOutput[];
+  conversationTokens?: number;
+  budget?: number;
+}
+
+export const SUBAGENT_STOP = "subagent_stop";
+
+export interface CompileSummary {
+  projectRoot: string;
+  conversationId: string | null;
+  /** The intent actually compiled, and where it came from. */
+  intent: string;
+  intentSource: IntentSource;
+  taskClass: string;
+  filesSelected: number;
+  filesTotal: number;
+  tokensRaw: number;
+  tokensCompiled: number;
+  budget: number;
+  /** 1 - compiled/raw: the share of the candidate tokens that was left out. */
+  reduction: number;
+  cacheHit: boolean;
+  durationMs: number;
+  guardFindings: Record<string, number>;
+  modelId: string | null;
+  editorId: string | null;
+  triggerSource: string | null;
+  stepIndex: number | null;
+  lastPromptFile: string;
+  /** Config warnings and anything that went wrong while recording (the context is still valid). */
+  warnings: string[];
+}
+
+export interface CompiledOutcome {
+  reparented: false;
+  prompt: string;
+  context: CompiledContext;
+  meta: CompileSummary;
+  /** compilation_log row id, absent when recording failed (see meta.warnings). */
+  logId?: number;
+}
+
+export interface ReparentOutcome {
+  reparented: true;
+  rowsUpdated: number;
+  conversationId: string;
+  fromConversationId: string;
+}
+
+export type CompilationOutcome = CompiledOutcome | ReparentOutcome;
+
+export interface CompilationDeps {
+  compile: (request: CompileRequest) => Promise<CompiledContext>;
+  db: () => Db;
+  fingerprint: (projectRoot: string) => string;
+  loadConfig: (projectRoot: string) => LoadedConfig;
+  homeDir?: string;
+  now: () => number;
+}
+
+/**
+ * The compiler's module-level instance, loaded on first use: every caller in this process shares
+ * its warm indexes, and importing this service stays cheap.
+ */
+async function compileInProcess(request: CompileRequest): Promise<CompiledContext> {
+  const compiler = await import("../compiler/index.js");
+  return compiler.compile(request);
+}
+
+export const defaultDeps: CompilationDeps = {
+  compile: compileInProcess,
+  db: () => sharedDatabase(),
+  fingerprint: projectFingerprint,
+  loadConfig: loadProjectConfig,
+  now: () => Date.now(),
+};
+
+function optionalText(value: string | undefined): string | null {
+  const t = value?.trim();
+  return t ? t : null;
+}
+
+/** The model the conversation last reported (hooks append it to `.aic/session-models.jsonl`). */
+export function sessionModel(projectRoot: string, conversationId: string): string | undefined {
+  const records = readJsonl<{ conversationId?: unknown; model?: unknown }>(
+    projectFile(projectRoot, SESSION_MODELS_LOG),
+  );
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r?.conversationId === conversationId && typeof r.model === "string" && r.model.trim())
+      return r.model.trim();
+  }
+  return undefined;
+}
+
+export interface PreparedRequest {
+  projectRoot: string;
+  request: CompileRequest;
+  intentSource: IntentSource;
+  realIntent: string | null;
+  config: LoadedConfig;
+}
+
+/** Validation and resolution shared by runCompilation and inspectCompilation. */
+export function prepareRequest(
+  input: AicCompileInput,
+  deps: Pick<CompilationDeps, "db" | "loadConfig" | "homeDir">,
+): PreparedRequest {
+  const projectRoot = resolveProjectRoot(input.projectRoot, deps.homeDir);
+  if (typeof input.intent !== "string") throw new AicInputError("intent must be a string");
+  if (input.budget !== undefined && !(Number.isInteger(input.budget) && input.budget > 0)) {
+    throw new AicInputError(
+      `budget must be a positive whole number of tokens, got ${input.budget}`,
+    );
+  }
+  const config = deps.loadConfig(projectRoot);
+  const conversationId = optionalText(input.conversationId);
+  const lastRealIntent = conversationId
+    ? getSession(deps.db(), conversationId)?.lastIntent
+    : undefined;
+  const resolved = resolveIntent({
+    given: input.intent,
+    stepIntent: input.stepIntent,
+    lastRealIntent,
+  });
+  const model =
+    optionalText(input.modelId) ??
+    (conversationId ? sessionModel(projectRoot, conversationId) : undefined) ??
+    config.config.model;
+  const request: CompileRequest = {
+    projectRoot,
+    intent: resolved.intent,
+    budget: effectiveBudget(input.budget ?? config.config.budget, input.conversationTokens),
+    ...(model ? { model } : {}),
+    ...(input.previousFiles?.length ? { previousFiles: input.previousFiles } : {}),
+    ...(input.toolOutputs?.length ? { toolOutputs: input.toolOutputs } : {}),
+    ...(config.config.guardAllowPatterns.length
+      ? { guardAllowPatterns: config.config.guardAllowPatterns }
+      : {}),
+  };
+  return {
+    projectRoot,
+    request,
+    intentSource: resolved.source,
+    realIntent: resolved.realIntent,
+    config,
+  };
+}
+
+function reparent(input: AicCompileInput, db: Db): ReparentOutcome {
+  const parent = optionalText(input.conversationId);
+  const child = optionalText(input.reparentFromConversationId);
+  if (!parent || !child) {
+    throw new AicInputError(
+      `triggerSource "${SUBAGENT_STOP}" needs both conversationId (the parent) and ` +
+        "reparentFromConversationId (the subagent's conversation)",
+    );
+  }
+  return {
+    reparented: true,
+    rowsUpdated: reparentConversation(db, child, parent),
+    conversationId: parent,
+    fromConversationId: child,
+  };
+}
+
+function topFiles(context: CompiledContext, limit = 10): TopFile[] {
+  return context.files
+    .slice(0, limit)
+    .map((f) => ({ path: f.path, tier: f.tier, tokens: f.tokens }));
+}
+
+export async function runCompilation(
+  input: AicCompileInput,
+  overrides: Partial<CompilationDeps> = {},
+): Promise<CompilationOutcome> {
+  const deps: CompilationDeps = { ...defaultDeps, ...overrides };
+  const started = performance.now();
+  const triggerSource = optionalText(input.triggerSource);
+  if (triggerSource === SUBAGENT_STOP || input.reparentFromConversationId !== undefined) {
+    if (triggerSource !== SUBAGENT_STOP) {
+      throw new AicInputError(
+        `reparentFromConversationId is only accepted with triggerSource "${SUBAGENT_STOP}"`,
+      );
+    }
+    // A reparent still names a real project: validate it like any other call.
+    resolveProjectRoot(input.projectRoot, deps.homeDir);
+    return reparent(input, deps.db());
+  }
+
+  const prepared = prepareRequest(input, deps);
+  const { projectRoot, request } = prepared;
+  const db = deps.db();
+  const warnings = [...prepared.config.warnings];
+
+  const key = compileCacheKey(request, deps.fingerprint(projectRoot));
+  let context: CompiledContext | undefined;
+  const cached = getCachedContext(db, key, deps.now());
+  if (cached !== undefined) {
+    try {
+      context = JSON.parse(cached) as CompiledContext;
+    } catch {
+      context = undefined; // a damaged entry is recompiled and overwritten
+    }
+  }
+  const cacheHit = context !== undefined;
+  context = cacheHit
+    ? { ...context!, meta: { ...context!.meta, cacheHit: true } }
+    : await deps.compile(request);
+  const durationMs = Math.round((performance.now() - started) * 10) / 10;
+
+  const nowMs = deps.now();
+  const conversationId = optionalText(input.conversationId);
+  const editorId = optionalText(input.editorId);
+  const meta: CompileSummary = {
+    projectRoot,
+    conversationId,
+    intent: request.intent,
+    intentSource: prepared.intentSource,
+    taskClass: context.meta.taskClass,
+    filesSelected: context.meta.filesSelected,
+    filesTotal: context.meta.filesTotal,
+    tokensRaw: context.meta.tokensRaw,
+    tokensCompiled: context.meta.tokensCompiled,
+    budget: request.budget ?? context.meta.budget,
+    reduction:
+      context.meta.tokensRaw > 0
+        ? Math.max(0, 1 - context.meta.tokensCompiled / context.meta.tokensRaw)
+        : 0,
+    cacheHit,
+    durationMs,
+    guardFindings: context.meta.guardFindings,
+    modelId: request.model ?? null,
+    editorId,
+    triggerSource,
+    stepIndex: input.stepIndex ?? null,
+    lastPromptFile: projectFile(projectRoot, LAST_COMPILED_PROMPT),
+    warnings,
+  };
+
+  let logId: number | undefined;
+  try {
+    writeLastCompiledPrompt(projectRoot, context.prompt);
+    logId = writeTransaction(db, () => {
+      const projectId = upsertProject(db, projectRoot, nowMs);
+      const id = insertCompilation(db, {
+        createdMs: nowMs,
+        projectId,
+        conversationId,
+        editorId,
+        modelId: meta.modelId,
+        triggerSource,
+        intent: request.intent,
+        intentGiven: request.intent === input.intent ? null : input.intent,
+        intentSource: prepared.intentSource,
+        stepIndex: meta.stepIndex,
+        stepIntent: optionalText(input.stepIntent),
+        conversationTokens: input.conversationTokens ?? null,
+        taskClass: meta.taskClass,
+        filesSelected: meta.filesSelected,
+        filesTotal: meta.filesTotal,
+        tokensRaw: meta.tokensRaw,
+        tokensCompiled: meta.tokensCompiled,
+        tokenBudget: meta.budget,
+        cacheHit,
+        durationMs,
+        guardCounts: meta.guardFindings,
+        topFiles: topFiles(context),
+      });
+      if (conversationId) {
+        touchSession(db, {
+          conversationId,
+          projectId,
+          editorId,
+          modelId: meta.modelId,
+          realIntent: prepared.realIntent,
+          nowMs,
+        });
+      }
+      if (!cacheHit) putCachedContext(db, key, projectId, JSON.stringify(context), nowMs);
+      return id;
+    });
+  } catch (err) {
+    // The context is valid even if recording failed; say so instead of failing the compile.
+    warnings.push(`this compilation was not recorded: ${(err as Error).message}`);
+  }
+
+  return {
+    reparented: false,
+    prompt: context.prompt,
+    context,
+    meta,
+    ...(logId !== undefined ? { logId } : {}),
+  };
+}
+
+export interface InspectOutcome {
+  projectRoot: string;
+  intent: string;
+  intentSource: IntentSource;
+  budget: number;
+  context: CompiledContext;
+}
+
+/** Compile for inspection: the full selection trace, nothing cached, logged or written. */
+export async function inspectCompilation(
+  input: Pick<
+    AicCompileInput,
+    "intent" | "projectRoot" | "budget" | "modelId" | "previousFiles" | "toolOutputs" | "stepIntent"
+  >,
+  overrides: Partial<CompilationDeps> = {},
+): Promise<InspectOutcome> {
+  const deps: CompilationDeps = { ...defaultDeps, ...overrides };
+  const prepared = prepareRequest(input, deps);
+  const context = await deps.compile(prepared.request);
+  return {
+    projectRoot: prepared.projectRoot,
+    intent: prepared.request.intent,
+    intentSource: prepared.intentSource,
+    budget: prepared.request.budget ?? context.meta.budget,
+    context,
+  };
+}

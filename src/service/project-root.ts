@@ -1,0 +1,52 @@
+/**
+ * Every project tool takes an explicit projectRoot; nothing assumes the caller's working
+ * directory. The root must be an existing folder, and never `/` or the home folder itself
+ * (compiling either would scan the whole disk or every project at once).
+ */
+import { realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, parse } from "node:path";
+import { AicInputError } from "./errors.js";
+
+export function resolveProjectRoot(raw: unknown, homeDir: string = homedir()): string {
+  if (typeof raw !== "string" || raw.trim() === "") {
+    throw new AicInputError(
+      "projectRoot is required: pass the absolute path of the project folder",
+    );
+  }
+  const given = raw.trim();
+  if (!isAbsolute(given)) {
+    throw new AicInputError(
+      `projectRoot must be an absolute path, got "${given}"; AIC never assumes the working directory is the project`,
+    );
+  }
+  let stats;
+  try {
+    stats = statSync(given);
+  } catch {
+    throw new AicInputError(`projectRoot ${given} does not exist; pass an existing project folder`);
+  }
+  if (!stats.isDirectory()) {
+    throw new AicInputError(
+      `projectRoot ${given} is a file, not a folder; pass the project folder`,
+    );
+  }
+  const root = realpathSync(given);
+  if (parse(root).root === root) {
+    throw new AicInputError(
+      `projectRoot ${given} is the filesystem root; pass the folder of one project instead`,
+    );
+  }
+  let home: string | undefined;
+  try {
+    home = realpathSync(homeDir);
+  } catch {
+    home = undefined;
+  }
+  if (home !== undefined && root === home) {
+    throw new AicInputError(
+      `projectRoot ${given} is your home folder itself; pass the folder of one project inside it`,
+    );
+  }
+  return root;
+}
