@@ -1,0 +1,121 @@
+import type { JsonArray, JsonObject } from "./parse.js";
+import { type Layout, lineIndent, startsLine } from "./layout.js";
+
+/**
+ * Offset-precise splices on container children. Each insertion has an exact inverse removal:
+ * removing an element we appended (with no edits around it) restores the bytes it was
+ * appended to. Everything outside the spliced span is untouched.
+ */
+
+type Container = JsonArray | JsonObject;
+
+interface Child {
+  start: number;
+  end: number;
+}
+
+function children(c: Container): Child[] {
+  return c.type === "array" ? c.items : c.members;
+}
+
+export interface Insertion {
+  text: string;
+  /** True when the container was written as `[]` / `{}` and we opened it onto new lines. */
+  openedCompact: boolean;
+}
+
+/**
+ * Append a child as the last element of a container. `render(indent)` returns the child's text
+ * for the indentation it will sit at.
+ */
+export function appendChild(
+  text: string,
+  container: Container,
+  layout: Layout,
+  render: (indent: string, layout: Layout) => string,
+): Insertion {
+  const kids = children(container);
+  const parentIndent = lineIndent(text, container.start);
+  const last = kids[kids.length - 1];
+  if (last) {
+    if (layout.inline || !startsLine(text, last.start)) {
+      // Siblings written on one line: the new child goes on that line too, in one-line form.
+      const child = render(lineIndent(text, last.start), { ...layout, inline: true });
+      return { text: splice(text, last.end, last.end, `, ${child}`), openedCompact: false };
+    }
+    const indent = lineIndent(text, last.start);
+    const child = render(indent, layout);
+    return {
+      text: splice(text, last.end, last.end, `,${layout.newline}${indent}${child}`),
+      openedCompact: false,
+    };
+  }
+  const at = container.start + 1;
+  const indent = parentIndent + layout.unit;
+  const child = render(indent, layout);
+  if (layout.inline) return { text: splice(text, at, at, child), openedCompact: false };
+  const inner = text.slice(at, container.end - 1);
+  if (inner === "") {
+    return {
+      text: splice(
+        text,
+        at,
+        at,
+        `${layout.newline}${indent}${child}${layout.newline}${parentIndent}`,
+      ),
+      openedCompact: true,
+    };
+  }
+  return { text: splice(text, at, at, `${layout.newline}${indent}${child}`), openedCompact: false };
+}
+
+/**
+ * Remove child `index` with one adjacent separator and the whitespace that belonged to it;
+ * comments are never removed. `restoreCompact` turns a now-empty, whitespace-only container
+ * back into `[]`/`{}` (we opened it when inserting).
+ */
+export function removeChild(
+  text: string,
+  container: Container,
+  index: number,
+  restoreCompact: boolean,
+): string {
+  const kids = children(container);
+  const commas = container.commas;
+  const child = kids[index]!;
+  const prev = kids[index - 1];
+  const next = kids[index + 1];
+  const isBlank = (from: number, to: number) => /^[ \t\r\n]*$/.test(text.slice(from, to));
+  const isSeparator = (from: number, to: number) =>
+    /^[ \t\r\n]*,[ \t\r\n]*$/.test(text.slice(from, to));
+
+  if (prev) {
+    if (isSeparator(prev.end, child.start)) return splice(text, prev.end, child.end, "");
+    // Comments between: drop the child, then the comma before it.
+    const comma = commas[index - 1]!;
+    return splice(splice(text, child.start, child.end, ""), comma, comma + 1, "");
+  }
+  if (next) {
+    if (isSeparator(child.end, next.start)) return splice(text, child.start, next.start, "");
+    const comma = commas[index]!;
+    return splice(text, child.start, comma + 1, "");
+  }
+  // The only child.
+  const open = container.start + 1;
+  const close = container.end - 1;
+  const from = isBlank(open, child.start) ? open : child.start;
+  const to = commas[index]! >= 0 ? commas[index]! + 1 : child.end;
+  let out = splice(text, from, to, "");
+  const newClose = close - (to - from);
+  if (restoreCompact && isBlankText(out.slice(open, newClose)))
+    out = splice(out, open, newClose, "");
+  return out;
+}
+
+function isBlankText(s: string): boolean {
+  return /^[ \t\r\n]*$/.test(s);
+}
+
+export function splice(text: string, from: number, to: number, insert: string): string {
+  return text.slice(0, from) + insert + text.slice(to);
+}
