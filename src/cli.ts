@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { registerChatSummaryCommand } from "./cli/chat-summary.js";
 import { registerCompileCommand } from "./cli/compile.js";
+import { registerDaemonCommand } from "./cli/daemon.js";
 import { registerDoctorCommand } from "./cli/doctor.js";
 import { registerInspectCommand } from "./cli/inspect.js";
 import { registerInstallCommand } from "./cli/install.js";
@@ -26,6 +27,7 @@ const program = new Command()
 // Register subcommands here, one line each (keep alphabetical).
 registerChatSummaryCommand(program);
 registerCompileCommand(program);
+registerDaemonCommand(program);
 registerDoctorCommand(program);
 registerInspectCommand(program);
 registerInstallCommand(program);
