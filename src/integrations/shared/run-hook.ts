@@ -74,6 +74,13 @@ function loadConfig(ctx: Pick<HookContext, "projectRoot" | "reportError">): () =
   };
 }
 
+/** $AIC_HOOK_DEADLINE_MS can only shorten a hook's deadline (tests, slow CI), never extend it. */
+function deadlineMs(spec: HookSpec, env: NodeJS.ProcessEnv): number | undefined {
+  if (spec.deadlineMs === undefined) return undefined;
+  const override = Number(env.AIC_HOOK_DEADLINE_MS);
+  return override > 0 ? Math.min(override, spec.deadlineMs) : spec.deadlineMs;
+}
+
 let answered = false;
 /** Print the answer once and exit 0 only after stdout drained (pipes are async on macOS). */
 function answer(out: HookOutput | null): void {
@@ -136,11 +143,12 @@ export async function runHook(spec: HookSpec, deps: RunDeps = {}): Promise<void>
         ctx.reportError("write cursor marker", err);
       }
     }
-    if (spec.deadlineMs !== undefined) {
+    const deadline = deadlineMs(spec, env);
+    if (deadline !== undefined) {
       setTimeout(() => {
-        ctx.reportError("deadline", `no answer within ${spec.deadlineMs} ms; answered neutral`);
+        ctx.reportError("deadline", `no answer within ${deadline} ms; answered neutral`);
         answer(spec.neutral);
-      }, spec.deadlineMs).unref();
+      }, deadline).unref();
     }
     answer(await spec.handle(ctx));
   } catch (err) {
