@@ -1,0 +1,81 @@
+/**
+ * Server start-up behaviour of the built `aic serve`: JSONL log pruning for known projects, and
+ * the editor bootstrap seam triggered by the client's workspace roots.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { readJsonl } from "../../src/shared/jsonl.js";
+import { appendPromptLog, projectFile, PROMPT_LOG } from "../../src/shared/project-logs.js";
+import { openDatabase, upsertProject } from "../../src/store/index.js";
+import { childEnv, makeSandbox } from "../service/fixture-project.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+async function startServer(env: Record<string, string>, roots?: string[]) {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  let stderr = "";
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "serve"],
+    env,
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const client = new Client(
+    { name: "aic-test", version: "1.0.0" },
+    roots ? { capabilities: { roots: { listChanged: true } } } : {},
+  );
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: "workspace" })),
+    }));
+  }
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+describe("aic serve start-up", () => {
+  it("prunes each known project's JSONL logs by its logRetentionDays", async () => {
+    const sb = makeSandbox();
+    writeFileSync(join(sb.project, "aic.config.json"), JSON.stringify({ logRetentionDays: 3 }));
+    const now = Date.now();
+    appendPromptLog(
+      sb.project,
+      { prompt: "old\nmulti-line ünïcode" },
+      new Date(now - 5 * 86_400_000),
+    );
+    appendPromptLog(sb.project, { prompt: "recent" }, new Date(now - 1 * 86_400_000));
+    const db = openDatabase({ path: join(sb.aicHome, "aic.sqlite") });
+    upsertProject(db, sb.project);
+    upsertProject(db, join(sb.home, "deleted-project")); // a vanished folder is skipped, not fatal
+    db.close();
+
+    const { client, stderr } = await startServer(childEnv(sb));
+    await client.listTools(); // the server is up, so start-up pruning has run
+    await client.close();
+    expect(
+      readJsonl<{ prompt: string }>(projectFile(sb.project, PROMPT_LOG)).map((r) => r.prompt),
+    ).toEqual(["recent"]);
+    expect(stderr()).toMatch(/pruned 1 log line\(s\) older than 3 days/);
+  });
+
+  it("runs the editor bootstrap for the client's workspace roots when enabled", async () => {
+    const sb = makeSandbox();
+    const { client, stderr } = await startServer(childEnv(sb, { AIC_EDITOR_BOOTSTRAP: "1" }), [
+      sb.project,
+      "/",
+    ]);
+    await client.listTools();
+    // The roots request is answered asynchronously after initialisation; wait for its log line.
+    for (let i = 0; i < 200 && !/editor bootstrap/.test(stderr()); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    await client.close();
+    expect(stderr()).toContain(`editor bootstrap is enabled for ${sb.project}`);
+    expect(stderr()).toMatch(/workspace root file:\/\/\/ skipped: .*filesystem root/);
+  });
+});
