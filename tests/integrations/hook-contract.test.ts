@@ -221,7 +221,7 @@ describe("AIC-inject-conversation-id", () => {
     expect(weak.json).toEqual({
       permission: "allow",
       updated_input: {
-        intent: prompt.replace(/\s+/g, " ").trim(),
+        intent: prompt.trim(),
         projectRoot: sb.root,
         editorId: "cursor",
         conversationId: CONV,

@@ -43,9 +43,9 @@ export function isWeakIntent(intent: unknown): boolean {
   return GENERIC.has(n) || n.length < 8;
 }
 
-/** The prompt as an intent: whitespace collapsed, capped so one tool call stays small. */
-export const MAX_INTENT_CHARS = 4000;
+/** The user's prompt as an intent: their exact words, capped so one tool call stays small. */
+export const MAX_INTENT_CHARS = 8000;
 export function promptAsIntent(prompt: string): string {
-  const n = normalizeIntent(prompt);
-  return n.length > MAX_INTENT_CHARS ? n.slice(0, MAX_INTENT_CHARS) : n;
+  const chars = Array.from(prompt.trim());
+  return chars.length > MAX_INTENT_CHARS ? chars.slice(0, MAX_INTENT_CHARS).join("") : chars.join("");
 }

@@ -3,7 +3,9 @@
  * it loads AIC's compilation service from the package and runs it in this process.
  *
  *   compileForHook(input)
- *     1. (reserved) ask the resident daemon over its socket — added by the daemon work;
+ *     1. ask the resident daemon over its socket (src/daemon/client.ts); with no daemon, or one
+ *        that dies mid-request, it starts one detached for the next call and we go on to 2.
+ *        (a daemon of another AIC build is replaced the same way). AIC_DAEMON=off skips this;
  *     2. in-process: import `<aicPackageRoot>/dist/service/compilation-service.js` and call
  *        `runCompilation(input)`.
  *
@@ -11,6 +13,8 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildId } from "../../daemon/build-id.js";
+import { daemonStartCommand, viaDaemonOrInProcess } from "../../daemon/client.js";
 import { aicPackageRootForHook } from "./aic-package-root.js";
 import { isObject } from "./payload.js";
 
@@ -34,8 +38,12 @@ export const SERVICE_MODULE = "dist/service/compilation-service.js";
 
 type RunCompilation = (input: HookCompileInput) => Promise<unknown> | unknown;
 
+/** How long a hook waits for the daemon's reply (inside the compiling hooks' 18 s deadline). */
+export const DAEMON_REPLY_MS = 15_000;
+
 export interface CompileDeps {
   packageRoot?: string;
+  env?: NodeJS.ProcessEnv;
   /** Loads the service module; swapped in tests. */
   loadService?: (file: string) => Promise<{ runCompilation?: RunCompilation }>;
 }
@@ -47,7 +55,25 @@ export async function compileForHook(
   input: HookCompileInput,
   deps: CompileDeps = {},
 ): Promise<HookCompileResult> {
-  return compileInProcess(input, deps);
+  const env = deps.env ?? process.env;
+  if (env.AIC_DAEMON === "off") return compileInProcess(input, deps);
+  const packageRoot = deps.packageRoot ?? aicPackageRootForHook(env);
+  try {
+    const served = await viaDaemonOrInProcess(
+      "compile",
+      input,
+      () => compileInProcess(input, { ...deps, packageRoot }),
+      {
+        env,
+        build: buildId(packageRoot),
+        start: daemonStartCommand(packageRoot),
+        timeoutMs: DAEMON_REPLY_MS,
+      },
+    );
+    return served.servedBy === "daemon" ? interpretServiceResult(served.value) : served.value;
+  } catch (err) {
+    return { kind: "failed", reason: (err as Error).message };
+  }
 }
 
 export async function compileInProcess(
