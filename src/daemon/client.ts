@@ -147,7 +147,9 @@ export interface ViaDaemonOptions extends DaemonClientOptions {
   note?: (message: string) => void;
 }
 
-export type Served<T> = { value: T; servedBy: "daemon" | "in-process" };
+/** The daemon's reply is JSON of the daemon's making (unknown); the fallback's is the caller's. */
+export type Served<T> =
+  { servedBy: "daemon"; value: unknown } | { servedBy: "in-process"; value: T };
 
 /** Thrown when the daemon answered but refused or failed the request itself. */
 export class DaemonRequestError extends Error {
@@ -170,7 +172,7 @@ export async function viaDaemonOrInProcess<T>(
 ): Promise<Served<T>> {
   const env = opts.env ?? process.env;
   const res = await callDaemon(method, params, opts);
-  if (res.status === "ok") return { value: res.result as T, servedBy: "daemon" };
+  if (res.status === "ok") return { servedBy: "daemon", value: res.result };
   if (res.status === "timeout") throw new Error(`AIC daemon: ${res.reason}`);
   if (res.status === "unavailable" || res.status === "lost") {
     if (res.status === "lost")
@@ -183,7 +185,7 @@ export async function viaDaemonOrInProcess<T>(
   } else if (res.error.code !== "shutting_down") {
     throw new DaemonRequestError(res.error);
   }
-  return { value: await inProcess(), servedBy: "in-process" };
+  return { servedBy: "in-process", value: await inProcess() };
 }
 
 /** Resolves to a connected socket, or to the reason there is none. */

@@ -24,6 +24,8 @@ export interface RunDaemonOptions {
   env?: NodeJS.ProcessEnv;
   build: string;
   loadService: () => Promise<DaemonService>;
+  /** See DaemonServerOptions.socketCheckMs. */
+  socketCheckMs?: number;
   /** Called with each log line as well as writing it to the daemon log (foreground output). */
   echo?: (line: string) => void;
 }
@@ -62,6 +64,7 @@ export async function runDaemon(opts: RunDaemonOptions): Promise<RunDaemonOutcom
         handlers: service.handlers,
         statusExtras: service.statusExtras,
         idleMs: idleSecs * 1000,
+        socketCheckMs: opts.socketCheckMs,
         log,
         onStopped: resolve,
       }).then(

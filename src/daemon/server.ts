@@ -7,7 +7,7 @@
  * the protocol version, so a newer client can always replace an older daemon). Everything else
  * comes from `handlers`.
  */
-import { chmodSync } from "node:fs";
+import { chmodSync, statSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { z } from "zod";
 import {
@@ -37,6 +37,8 @@ export interface DaemonServerOptions {
   /** Called once when the server has stopped (idle, shutdown request or signal). */
   onStopped: (reason: string) => void;
   log: (line: string) => void;
+  /** How often to check that the socket file is still ours (default 5 s). */
+  socketCheckMs?: number;
   /** Extra fields for the `status` reply (e.g. the projects the compiler holds warm). */
   statusExtras?: () => Record<string, unknown>;
 }
@@ -73,6 +75,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
   let requests = 0;
   let stopping: Promise<void> | null = null;
   let idleTimer: NodeJS.Timeout | undefined;
+  let socketWatch: NodeJS.Timeout | undefined;
 
   // allowHalfOpen: a client may send its requests and end its side (e.g. `nc -U`) and still
   // receive the replies; we end our side once its last reply is written.
@@ -232,9 +235,27 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     );
   }
 
+  /**
+   * A daemon whose socket file was deleted (its AIC home removed) or replaced cannot be reached
+   * by any client again: stop instead of lingering until the idle timeout.
+   */
+  function watchSocketFile(ino: number): void {
+    socketWatch = setInterval(() => {
+      let current: number | undefined;
+      try {
+        current = statSync(opts.socketPath).ino;
+      } catch {
+        current = undefined;
+      }
+      if (current !== ino) void stop(`socket ${opts.socketPath} was removed or replaced`);
+    }, opts.socketCheckMs ?? 5_000);
+    socketWatch.unref();
+  }
+
   function stop(reason: string): Promise<void> {
     stopping ??= (async () => {
       clearTimeout(idleTimer);
+      clearInterval(socketWatch);
       opts.log(`stopping: ${reason}`);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const drained = Promise.allSettled([...inFlight]);
@@ -258,6 +279,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
   });
   // The folder is already 0700; the socket itself is made 0600 too (umask leaves it 0700).
   chmodSync(opts.socketPath, 0o600);
+  watchSocketFile(statSync(opts.socketPath).ino);
   server.on("error", (err) => opts.log(`server error: ${err.stack ?? err.message}`));
   scheduleIdleCheck(opts.idleMs);
   opts.log(`listening on ${opts.socketPath} (pid ${process.pid}, build ${opts.build})`);

@@ -2,7 +2,7 @@
  * The daemon as real processes: a bundled daemon (the real server, lock and lifecycle with test
  * handlers instead of the compiler) and bundled hook-shaped clients, as Cursor would run them.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callDaemon } from "../../src/daemon/client.js";
@@ -181,6 +181,17 @@ describe("daemon lifecycle", () => {
     });
     expect(existsSync(daemonPaths(env).socket)).toBe(false);
     expect(existsSync(daemonPaths(env).pidFile)).toBe(false);
+  });
+
+  it("stops by itself when its socket file is deleted (AIC home removed)", async () => {
+    const env = home();
+    const { exited } = await startDaemon(b, env);
+    rmSync(daemonPaths(env).dir, { recursive: true });
+    const res = await exited;
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      started: true,
+      stopReason: expect.stringMatching(/was removed or replaced$/),
+    });
   });
 
   it("finishes an in-flight request before a shutdown takes effect", async () => {

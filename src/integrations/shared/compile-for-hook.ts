@@ -109,6 +109,9 @@ export function interpretServiceResult(value: unknown): HookCompileResult {
 
 /** Paths a compile result reports as packed, best first, from whichever shape it uses. */
 export function topFilesOf(value: Record<string, unknown>, limit = 5): string[] {
+  // runCompilation nests the compiled context ({files, ranking}) under `context`.
+  if (isObject(value.context) && !Array.isArray(value.files))
+    return topFilesOf(value.context, limit);
   const files = Array.isArray(value.files)
     ? value.files.map((f) => (isObject(f) ? f.path : f))
     : Array.isArray(value.ranking)

@@ -1,0 +1,127 @@
+/**
+ * The real thing end to end: the built `aic daemon` (dist/cli.js) serving the real compile, and
+ * the AIC-compile-context hook run as Cursor runs it. Needs `npm run build` (npm test does it).
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callDaemon } from "../../src/daemon/client.js";
+import {
+  buildHooks,
+  fixture,
+  makeSandbox,
+  REPO_ROOT,
+  runHook,
+  type Sandbox,
+} from "../integrations/helpers.js";
+import { killDaemon, run, waitForDaemon } from "./helpers.js";
+
+const CLI = join(REPO_ROOT, "dist/cli.js");
+const built = existsSync(CLI) && existsSync(join(REPO_ROOT, "dist/service/compilation-service.js"));
+if (!built) console.warn("tests/daemon/hook-daemon: dist/ not built; run `npm run build` first");
+
+let hooks: string;
+const sandboxes: Sandbox[] = [];
+beforeAll(async () => {
+  if (built) hooks = await buildHooks();
+});
+afterAll(() => sandboxes.forEach((sb) => killDaemon(sb.env)));
+
+function project(): Sandbox {
+  const sb = makeSandbox();
+  sandboxes.push(sb);
+  sb.env.AIC_PACKAGE_ROOT = REPO_ROOT;
+  mkdirSync(join(sb.root, "src"));
+  writeFileSync(
+    join(sb.root, "src", "billing.py"),
+    "def charge(amount):\n    return round(amount * 1.2, 2)\n",
+  );
+  writeFileSync(
+    join(sb.root, "src", "users.py"),
+    "def create_user(name):\n    return {'name': name}\n",
+  );
+  writeFileSync(join(sb.root, "README.md"), "# shop\nBilling and users.\n");
+  return sb;
+}
+
+async function sessionStart(sb: Sandbox): Promise<string> {
+  const r = await runHook(hooks, "AIC-compile-context.cjs", sb, fixture("sessionStart", sb.root));
+  expect(r.code).toBe(0);
+  return String(r.json?.additional_context ?? "");
+}
+
+function compiles(status: Record<string, unknown>, root: string): number {
+  const projects = status.projects as Record<string, { compiles: number }>;
+  return projects[root]?.compiles ?? 0;
+}
+
+describe.skipIf(!built)("AIC-compile-context with the daemon", () => {
+  it("answers in-process with no daemon, then a daemon serves, warm, and sees edited files", async () => {
+    const sb = project();
+    const first = await sessionStart(sb);
+    expect(first).toContain("billing.py");
+
+    const status = await waitForDaemon(sb.env); // the first call started it
+    expect(compiles(status, sb.root)).toBe(0);
+
+    expect(await sessionStart(sb)).toBe(first); // same answer, now from the daemon
+    expect(compiles(await waitForDaemon(sb.env), sb.root)).toBe(1);
+
+    writeFileSync(
+      join(sb.root, "src", "billing.py"),
+      "def charge(amount):\n    return round(amount * 1.2, 2)\n\ndef refund_with_marker_7q(amount):\n    return -amount\n",
+    );
+    expect(await sessionStart(sb)).toContain("refund_with_marker_7q");
+    const after = await waitForDaemon(sb.env);
+    expect(compiles(after, sb.root)).toBe(2);
+    expect(after.pid).toBe(status.pid);
+  });
+
+  it("refuses invalid compile requests with the reason and keeps serving", async () => {
+    const sb = project();
+    const started = await run([CLI, "daemon", "start"], sb.env);
+    expect(started.stdout).toMatch(/aic daemon: started \(pid \d+\)/);
+    const relative = await callDaemon(
+      "compile",
+      { intent: "x", projectRoot: "rel/dir" },
+      { env: sb.env },
+    );
+    expect(relative).toMatchObject({ status: "error", error: { code: "bad_request" } });
+    const wrongType = await callDaemon(
+      "compile",
+      { intent: 5, projectRoot: sb.root },
+      { env: sb.env },
+    );
+    expect(wrongType).toMatchObject({
+      status: "error",
+      error: { code: "bad_request", message: expect.stringMatching(/intent/) },
+    });
+    const ok = await callDaemon(
+      "compile",
+      { intent: "charge amount", projectRoot: sb.root },
+      { env: sb.env },
+    );
+    expect(ok).toMatchObject({ status: "ok", result: { reparented: false } });
+    expect(JSON.stringify(ok)).toContain("billing.py");
+  });
+
+  it("aic daemon start | status | stop", async () => {
+    const sb = project();
+    const cli = (...args: string[]) => run([CLI, "daemon", ...args], sb.env);
+    const down = await cli("status");
+    expect(down.code).toBe(3);
+    expect(down.stdout).toMatch(/not running/);
+
+    const up = await cli("start");
+    const pid = Number(/pid (\d+)/.exec(up.stdout)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect((await cli("start")).stdout).toContain(`already running (pid ${pid})`);
+
+    const status = JSON.parse((await cli("status", "--json")).stdout) as Record<string, unknown>;
+    expect(status).toMatchObject({ running: true, pid, protocol: 1, currentBuild: true });
+
+    expect((await cli("stop")).stdout).toContain(`stopped (pid ${pid})`);
+    expect((await cli("status")).code).toBe(3);
+    expect((await cli("stop")).stdout).toContain("not running");
+  });
+});
