@@ -268,6 +268,30 @@ describe.skipIf(!existsSync(realService))(
       );
       expect(stop.json).toEqual({});
       expect(readHealth(sb)).toEqual([]);
+
+      const db = new Database(join(sb.aicHome, "aic.sqlite"), { readonly: true });
+      const rows = db
+        .prepare(
+          "SELECT conversation_id, reparented_from, editor_id, trigger_source, model_id FROM compilation_log ORDER BY id",
+        )
+        .all();
+      db.close();
+      expect(rows).toEqual([
+        {
+          conversation_id: CONV,
+          reparented_from: null,
+          editor_id: "cursor",
+          trigger_source: "session_start",
+          model_id: "claude-4.5-sonnet",
+        },
+        {
+          conversation_id: CONV,
+          reparented_from: CHILD,
+          editor_id: "cursor",
+          trigger_source: "subagent_start",
+          model_id: "claude-4.5-haiku",
+        },
+      ]);
     });
   },
 );

@@ -59,6 +59,9 @@ export function makeSandbox(): Sandbox {
     HOME: home,
     AIC_HOME: aicHome,
     CURSOR_PROJECT_DIR: root,
+    // The compiling hooks would otherwise start a resident daemon that outlives the test
+    // (the daemon path has its own tests under tests/daemon).
+    AIC_DAEMON: "off",
   };
   return { root, home, aicHome, env };
 }
