@@ -1,0 +1,234 @@
+/** The pure pieces behind the hooks, table-tested (the hook processes are tested elsewhere). */
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { criticalReminders } from "../../src/integrations/cursor/architect-rules.js";
+import { readCompileOutput } from "../../src/integrations/cursor/compile-output.js";
+import { editedPaths } from "../../src/integrations/cursor/edit-payload.js";
+import { checkCommand, splitShellCommands } from "../../src/integrations/cursor/git-no-verify.js";
+import {
+  isWeakIntent,
+  OMITTED_INTENT,
+  promptAsIntent,
+} from "../../src/integrations/cursor/intent.js";
+import { classifyPreCompact, hostUsage } from "../../src/integrations/cursor/station.js";
+import { mcpToolName } from "../../src/integrations/cursor/tool-identity.js";
+import { aicPackageRootForHook } from "../../src/integrations/shared/aic-package-root.js";
+import {
+  idFromTranscriptPath,
+  resolveConversationId,
+  safeKey,
+} from "../../src/integrations/shared/ids.js";
+import { readBoundedStdin } from "../../src/integrations/shared/stdin.js";
+
+describe("git hook bypass detection", () => {
+  const blocked = [
+    "git commit --no-verify -m wip",
+    "git commit -n -m 'quick fix'",
+    "git commit -anm wip",
+    "git commit -am wip -n",
+    'git commit "--no-verify" -m x',
+    "git push --no-verify",
+    "git push origin main --no-verif",
+    "git merge --no-verify feature",
+    "git -C repo commit -n",
+    "cd repo && git commit --no-verify",
+    "npm test; git commit -n -m ok",
+    "git -c core.hooksPath=/dev/null commit -m x",
+    "HUSKY=0 git commit -m x",
+    "bash -c 'git commit --no-verify -m x'",
+    "/usr/bin/git commit -n",
+  ];
+  const allowed = [
+    "git log -n 5 --oneline",
+    "git push -n origin main",
+    "git merge -n feature",
+    'git commit -m "docs: explain why --no-verify is blocked"',
+    "git commit -m 'use -n carefully'",
+    "git commit -m -n",
+    "git commit -F notes-n.txt",
+    "git commit -C HEAD -a",
+    "git commit -- --no-verify",
+    'echo "git commit --no-verify"',
+    "git status # --no-verify",
+    "git commit --verbose",
+  ];
+  for (const c of blocked) it(`blocks: ${c}`, () => expect(checkCommand(c).blocked).toBe(true));
+  for (const c of allowed) it(`allows: ${c}`, () => expect(checkCommand(c).blocked).toBe(false));
+
+  it("splits words with shell quoting", () => {
+    expect(splitShellCommands(`git commit -m "a \\"b\\" c" && echo 'x y'z`)).toEqual([
+      ["git", "commit", "-m", 'a "b" c'],
+      ["echo", "x yz"],
+    ]);
+  });
+});
+
+describe("MCP tool identity", () => {
+  const cases: [unknown, string | undefined][] = [
+    ["MCP:aic_compile", "aic_compile"],
+    ["mcp__aic__aic_compile", "aic_compile"],
+    ["mcp__aic-dev__aic_chat_summary", "aic_chat_summary"],
+    ["MCP:aic:aic_compile", "aic_compile"],
+    ["Grep", undefined],
+    ["Read", undefined],
+    ["aic_compile please", undefined],
+    [null, undefined],
+  ];
+  for (const [name, tool] of cases)
+    it(`${String(name)} → ${tool}`, () =>
+      expect(mcpToolName({ tool_name: name, tool_input: { pattern: "aic_compile" } })).toBe(tool));
+  it("reads a generic MCP envelope by its tool field, not its text", () => {
+    expect(
+      mcpToolName({ tool_name: "MCP", tool_input: { server: "aic", toolName: "aic_compile" } }),
+    ).toBe("aic_compile");
+    expect(mcpToolName({ tool_name: "MCP", tool_input: { query: "aic_compile" } })).toBeUndefined();
+  });
+});
+
+describe("ids", () => {
+  it("resolves the conversation id in order", () => {
+    expect(resolveConversationId({ conversation_id: "a", transcript_path: "/t/b.jsonl" }, {})).toBe(
+      "a",
+    );
+    expect(
+      resolveConversationId({ transcript_path: "/t/b.jsonl" }, { AIC_CONVERSATION_ID: "e" }),
+    ).toBe("b");
+    expect(resolveConversationId({ session_id: "s" }, { AIC_CONVERSATION_ID: "e" })).toBe("e");
+    expect(resolveConversationId({ session_id: "s", generation_id: "g" }, {})).toBe("s");
+    expect(
+      resolveConversationId({ generation_id: "g", conversation_id: null }, {}),
+    ).toBeUndefined();
+    expect(resolveConversationId({ conversation_id: "bad\nid" }, {})).toBeUndefined();
+  });
+  it("takes a transcript's basename without .jsonl, on any separator", () => {
+    expect(idFromTranscriptPath("C:\\Users\\x\\agent-transcripts\\abc-1.jsonl")).toBe("abc-1");
+    expect(idFromTranscriptPath(null)).toBeUndefined();
+  });
+  it("makes file-safe keys that never escape their folder", () => {
+    expect(safeKey("6f1c2a7e-3b1d")).toBe("6f1c2a7e-3b1d");
+    for (const id of ["../../etc", "a/b", ".", "..", "x".repeat(300)]) {
+      const key = safeKey(id);
+      expect(key).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+      expect(key.length).toBeLessThanOrEqual(60);
+    }
+    expect(safeKey("a/b")).not.toBe(safeKey("a_b"));
+  });
+});
+
+describe("bounded stdin", () => {
+  it("returns the text when the writer closes", async () => {
+    const s = new PassThrough();
+    const p = readBoundedStdin({ stream: s });
+    s.end('{"a":"é"}');
+    expect(await p).toEqual({ kind: "ok", text: '{"a":"é"}' });
+  });
+  it("stops at the size cap", async () => {
+    const s = new PassThrough();
+    const p = readBoundedStdin({ stream: s, maxBytes: 10 });
+    s.write("x".repeat(11));
+    expect(await p).toEqual({ kind: "too-large", bytes: 11 });
+  });
+  it("gives up on a writer that never closes, keeping what arrived", async () => {
+    const s = new PassThrough();
+    const p = readBoundedStdin({ stream: s, timeoutMs: 30 });
+    s.write('{"a":1}');
+    expect(await p).toEqual({ kind: "timeout", text: '{"a":1}' });
+  });
+});
+
+describe("payload shapes", () => {
+  it("reads every known afterFileEdit shape", () => {
+    expect(editedPaths({ file_path: "a.ts" })).toEqual(["a.ts"]);
+    expect(editedPaths({ files: ["a.ts", { path: "b.ts" }, null, 3] })).toEqual(["a.ts", "b.ts"]);
+    expect(
+      editedPaths({
+        edit: { filePath: "c.ts" },
+        edits: [{ file_path: "d.ts" }, { old_string: "x" }],
+      }),
+    ).toEqual(["c.ts", "d.ts"]);
+    expect(
+      editedPaths({
+        paths: ["e.ts"],
+        editedFiles: ["f.ts"],
+        edited_paths: ["g.ts"],
+        filePath: "h.ts",
+      }).sort(),
+    ).toEqual(["e.ts", "f.ts", "g.ts", "h.ts"]);
+    expect(editedPaths({ file_path: null, files: "not-a-list" })).toEqual([]);
+  });
+
+  it("reads aic_compile output as a string or an object", () => {
+    const body = JSON.stringify({
+      prompt: "p",
+      context: { files: [{ path: "src/a.ts" }, { path: "src/b.ts" }] },
+    });
+    const obj = { content: [{ type: "text", text: body }] };
+    expect(readCompileOutput(obj)).toEqual({ ok: true, files: ["src/a.ts", "src/b.ts"] });
+    expect(readCompileOutput(JSON.stringify(obj))).toEqual({
+      ok: true,
+      files: ["src/a.ts", "src/b.ts"],
+    });
+    expect(readCompileOutput({ ...obj, isError: true }).ok).toBe(false);
+    expect(
+      readCompileOutput({ content: [{ type: "text", text: '{"error":"bad root"}' }] }).ok,
+    ).toBe(false);
+    expect(readCompileOutput(undefined).ok).toBe(false);
+  });
+
+  it("classifies preCompact host fires strictly and never estimates usage", () => {
+    const host = { hook_event_name: "preCompact", generation_id: "g", context_usage_percent: 91.4 };
+    expect(classifyPreCompact(host, [])).toBe("cursor-host-precompact");
+    expect(classifyPreCompact({ ...host, generation_id: "" }, [])).toBe(
+      "cursor-precompact-synthetic",
+    );
+    expect(classifyPreCompact({ ...host, context_usage_percent: "91" }, [])).toBe(
+      "cursor-precompact-synthetic",
+    );
+    expect(classifyPreCompact({ trigger: "auto", context_tokens: 1 }, [])).toBe(
+      "cursor-precompact-synthetic",
+    );
+    expect(classifyPreCompact(host, ["--event-class=cursor-precompact-synthetic"])).toBe(
+      "cursor-precompact-synthetic",
+    );
+    expect(hostUsage({ context_tokens: 5, prompt: "x".repeat(4000) })).toEqual({
+      context_tokens: 5,
+      context_usage_percent: null,
+      context_window_size: null,
+    });
+  });
+});
+
+describe("intents and rules", () => {
+  it("treats placeholders and follow-ups as weak, real requests as strong", () => {
+    for (const w of ["", "  ", "task", "continue", "Yes!", OMITTED_INTENT, undefined, 5])
+      expect(isWeakIntent(w)).toBe(true);
+    for (const s of ["fix login 500 on unicode password", "add retry to http client"])
+      expect(isWeakIntent(s)).toBe(false);
+  });
+  it("keeps the user's words exactly, capped by characters", () => {
+    expect(promptAsIntent("  line 1\n\tline 2 é ")).toBe("line 1\n\tline 2 é");
+    expect(Array.from(promptAsIntent("🚀".repeat(9000)))).toHaveLength(8000);
+  });
+  it("extracts only the Critical reminders bullets", () => {
+    const md =
+      "# A\n- no\n### Critical Reminders\n- one\n  two\n+ three\n#### sub\n- four\n### Next\n- five";
+    expect(criticalReminders(md)).toEqual(["one two", "three", "four"]);
+    expect(criticalReminders("# nothing here")).toEqual([]);
+  });
+});
+
+describe("package root for a deployed hook", () => {
+  it("prefers the installer's literal, then AIC_PACKAGE_ROOT, then two folders up", () => {
+    expect(
+      aicPackageRootForHook({ AIC_PACKAGE_ROOT: "/env" }, "/pkg/dist/hooks", "/deployed"),
+    ).toBe("/deployed");
+    expect(
+      aicPackageRootForHook(
+        { AIC_PACKAGE_ROOT: "/env" },
+        "/pkg/dist/hooks",
+        "__AIC_PACKAGE_ROOT__",
+      ),
+    ).toBe("/env");
+    expect(aicPackageRootForHook({}, "/pkg/dist/hooks", "__AIC_PACKAGE_ROOT__")).toBe("/pkg");
+  });
+});
