@@ -1,0 +1,139 @@
+/**
+ * `aic install cursor`: deploys the hook scripts, merges AIC's entries into hooks.json, installs
+ * the trigger rule, registers the MCP server and keeps `.aic/` out of git. Everything is planned
+ * first (any refusal writes nothing), then applied under a lock with snapshots and a journal.
+ * The MCP server's editor bootstrap calls `installCursor` in-process.
+ */
+import { homedir } from "node:os";
+import {
+  HOOK_REGISTRATIONS,
+  HOOK_SCRIPTS,
+  type HookRegistration,
+} from "../integrations/cursor/manifest.js";
+import { applyPlan, nextState } from "./apply.js";
+import { FileWriter, isDirectory } from "./files.js";
+import { planGitExclude } from "./git-exclude.js";
+import { planHooksInstall } from "./hooks-file.js";
+import { acquireInstallLock, defaultLockDeps, installLockPath, type LockDeps } from "./lock.js";
+import { aicMcpEntry, planMcpRegistration } from "./mcp-json.js";
+import { aicPackageRoot, aicVersion, builtHooksDir, cliEntry } from "./package-info.js";
+import { Plan } from "./plan.js";
+import { planRule } from "./rule.js";
+import { planScripts } from "./scripts.js";
+import { emptyState, loadState, saveState, StateError } from "./state.js";
+import { resolveTargets, type InstallTargets } from "./targets.js";
+
+export interface InstallOptions {
+  projectRoot: string;
+  /** Install into ~/.cursor (hooks with absolute commands) instead of the project. */
+  user?: boolean;
+  /** Register the MCP server in ~/.cursor/mcp.json instead of the project's. */
+  globalMcp?: boolean;
+  /** Replace a user-edited rule, foreign scripts in AIC's names, or a foreign "aic" MCP server. */
+  force?: boolean;
+}
+
+export interface InstallDeps {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  packageRoot: string;
+  aicVersion: string;
+  scripts: readonly string[];
+  registrations: readonly HookRegistration[];
+  lock: LockDeps;
+  writer: FileWriter;
+}
+
+export function defaultInstallDeps(overrides: Partial<InstallDeps> = {}): InstallDeps {
+  const packageRoot = overrides.packageRoot ?? aicPackageRoot();
+  return {
+    env: process.env,
+    home: homedir(),
+    packageRoot,
+    aicVersion: overrides.aicVersion ?? aicVersion(packageRoot),
+    scripts: HOOK_SCRIPTS,
+    registrations: HOOK_REGISTRATIONS,
+    lock: defaultLockDeps,
+    writer: new FileWriter(),
+    ...overrides,
+  };
+}
+
+export type InstallStatus = "installed" | "unchanged" | "refused";
+
+export interface InstallResult {
+  status: InstallStatus;
+  targets?: InstallTargets;
+  /** What changed. */
+  notes: string[];
+  /** What was left alone on purpose, with the fix. */
+  kept: string[];
+  /** Why nothing was written. */
+  refusals: string[];
+}
+
+export async function installCursor(
+  opts: InstallOptions,
+  deps: InstallDeps = defaultInstallDeps(),
+): Promise<InstallResult> {
+  if (!opts.user && !isDirectory(opts.projectRoot)) {
+    return refused([
+      `the project folder ${opts.projectRoot} does not exist (or is not a folder): pass an ` +
+        `existing folder with --project, or run the command inside the project`,
+    ]);
+  }
+  const targets = resolveTargets({ ...opts, env: deps.env, home: deps.home });
+  const lock = await acquireInstallLock(installLockPath(targets.root, deps.env), deps.lock);
+  try {
+    let state;
+    try {
+      state = loadState(targets.stateDir) ?? emptyState(deps.aicVersion, targets.scope);
+    } catch (err) {
+      if (err instanceof StateError) return refused([err.message], targets);
+      throw err;
+    }
+    const force = opts.force ?? false;
+    const plan = new Plan();
+    planScripts(
+      plan,
+      targets,
+      state,
+      {
+        scripts: deps.scripts,
+        bundleDir: builtHooksDir(deps.packageRoot),
+        packageRoot: deps.packageRoot,
+      },
+      force,
+    );
+    const hooks = planHooksInstall(plan, targets, state, deps.registrations);
+    planRule(plan, targets, state, deps.aicVersion, force);
+    const mcp = planMcpRegistration(
+      plan,
+      targets,
+      state,
+      aicMcpEntry(cliEntry(deps.packageRoot)),
+      force,
+    );
+    planGitExclude(plan, targets);
+    if (plan.refusals.length > 0) return refused(plan.refusals, targets);
+
+    const commit = {
+      hooksReceipts: hooks.receipts,
+      mcpEntry: mcp.entryDigest,
+      aicVersion: deps.aicVersion,
+    };
+    if (plan.changes.length === 0) {
+      // Receipts may still be refreshed (legitimate foreign edits change the remainder digest).
+      saveState(targets.stateDir, nextState(state, plan, commit));
+      return { status: "unchanged", targets, notes: [], kept: plan.kept, refusals: [] };
+    }
+    applyPlan(targets, state, plan, commit, deps.writer);
+    return { status: "installed", targets, notes: plan.notes, kept: plan.kept, refusals: [] };
+  } finally {
+    lock.release();
+  }
+}
+
+function refused(refusals: string[], targets?: InstallTargets): InstallResult {
+  return { status: "refused", targets, notes: [], kept: [], refusals };
+}

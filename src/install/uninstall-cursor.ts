@@ -1,0 +1,223 @@
+/**
+ * `aic uninstall cursor`. When every file AIC touched is byte-identical to what install left,
+ * the pre-install snapshots are put back exactly (files AIC created are removed) and the result
+ * is `restored`. Otherwise only what the receipts prove AIC owns is removed (its hooks.json
+ * entries, its scripts, the rule if unedited, the MCP registration), everything foreign stays,
+ * and what had drifted is listed. The SQLite database in ~/.aic is never touched.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { CONFIG_FILE_NAME, ConfigError, loadProjectConfig } from "../config/project-config.js";
+import { projectAicDir } from "../shared/paths.js";
+import {
+  digestOf,
+  FileWriter,
+  isDirectory,
+  readBytes,
+  removeDirIfEmpty,
+  removeFile,
+} from "./files.js";
+import { EXCLUDE_LINE } from "./git-exclude.js";
+import { planHooksRemoval } from "./hooks-file.js";
+import { acquireInstallLock, defaultLockDeps, installLockPath, type LockDeps } from "./lock.js";
+import { canonicalDigest, editMcpJson, parseMcpJson } from "./mcp-json.js";
+import { writtenByAic } from "./plan.js";
+import {
+  loadState,
+  readSnapshot,
+  StateError,
+  type FileRecord,
+  type InstallState,
+} from "./state.js";
+import { pathOfKey, resolveTargets, type InstallTargets } from "./targets.js";
+import { homedir } from "node:os";
+
+export interface UninstallOptions {
+  projectRoot: string;
+  user?: boolean;
+  /** Keep aic.config.json and .aic/ (logs, station); only the install receipts go. */
+  keepProjectArtifacts?: boolean;
+  /** Uninstall even when aic.config.json says devMode: true. */
+  force?: boolean;
+}
+
+export interface UninstallDeps {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  lock: LockDeps;
+  writer: FileWriter;
+}
+
+export function defaultUninstallDeps(overrides: Partial<UninstallDeps> = {}): UninstallDeps {
+  return {
+    env: process.env,
+    home: homedir(),
+    lock: defaultLockDeps,
+    writer: new FileWriter(),
+    ...overrides,
+  };
+}
+
+export type UninstallStatus = "restored" | "removed" | "not-installed" | "skipped" | "refused";
+
+export interface UninstallResult {
+  status: UninstallStatus;
+  notes: string[];
+  /** Files that changed since install, and what was kept because of it. */
+  drifted: string[];
+  refusals: string[];
+}
+
+export async function uninstallCursor(
+  opts: UninstallOptions,
+  deps: UninstallDeps = defaultUninstallDeps(),
+): Promise<UninstallResult> {
+  const result: UninstallResult = { status: "removed", notes: [], drifted: [], refusals: [] };
+  if (!opts.user && !isDirectory(opts.projectRoot)) {
+    return {
+      ...result,
+      status: "refused",
+      refusals: [`the project folder ${opts.projectRoot} does not exist`],
+    };
+  }
+  const targets = resolveTargets({ ...opts, env: deps.env, home: deps.home });
+  if (!opts.user && !opts.force) {
+    const skip = devModeReason(targets.root);
+    if (skip) return { ...result, status: "skipped", refusals: [skip] };
+  }
+  const lock = await acquireInstallLock(installLockPath(targets.root, deps.env), deps.lock);
+  try {
+    let state: InstallState | undefined;
+    try {
+      state = loadState(targets.stateDir);
+    } catch (err) {
+      if (err instanceof StateError)
+        return { ...result, status: "refused", refusals: [err.message] };
+      throw err;
+    }
+    if (!state) return { ...result, status: "not-installed" };
+
+    const keepExclude = (key: string) =>
+      opts.keepProjectArtifacts === true && state.files[key]?.role === "exclude";
+    const restorable = (key: string, record: FileRecord) => {
+      const snap = state.snapshots[key];
+      if (!snap || snap.stale) return false;
+      const current = digestOf(readBytes(pathOfKey(targets.root, key)));
+      // The snapshot digest too: a rerun after an interrupted uninstall finds it already restored.
+      return (
+        writtenByAic(record, readBytes(pathOfKey(targets.root, key))) || current === snap.digest
+      );
+    };
+    const entries = Object.entries(state.files).filter(([key]) => !keepExclude(key));
+    const exact = entries.every(
+      ([key, record]) => !state.snapshots[key] || restorable(key, record),
+    );
+
+    for (const [key, record] of entries) {
+      const path = pathOfKey(targets.root, key);
+      if (!state.snapshots[key]) continue; // AIC never changed these bytes.
+      if (restorable(key, record)) {
+        const original = readSnapshot(targets.stateDir, state.snapshots[key]!);
+        const now = readBytes(path);
+        if (original === null) {
+          if (now !== null) deps.writer.remove(path);
+        } else if (now === null || !now.equals(original)) {
+          deps.writer.write(path, original);
+        }
+        continue;
+      }
+      removeOwnedParts(key, record, state, targets, deps.writer, result);
+    }
+    for (const key of [...state.createdDirs].sort((a, b) => b.length - a.length)) {
+      removeDirIfEmpty(pathOfKey(targets.root, key));
+    }
+    removeArtifacts(targets, opts.keepProjectArtifacts ?? false);
+    result.status = exact ? "restored" : "removed";
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+function devModeReason(root: string): string | undefined {
+  try {
+    if (!loadProjectConfig(root).config.devMode) return undefined;
+    return (
+      `${CONFIG_FILE_NAME} has devMode: true (AIC is being developed in this project), so ` +
+      `uninstall is skipped: rerun with --force to uninstall anyway`
+    );
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return `${err.message}; cannot tell whether devMode is on, so uninstall is skipped (--force overrides)`;
+  }
+}
+
+/** The drift path: take out only what the receipts prove is AIC's. */
+function removeOwnedParts(
+  key: string,
+  record: FileRecord,
+  state: InstallState,
+  targets: InstallTargets,
+  writer: FileWriter,
+  result: UninstallResult,
+): void {
+  const path = pathOfKey(targets.root, key);
+  const current = readBytes(path);
+  if (current === null) return;
+  switch (record.role) {
+    case "script":
+    case "rule":
+      if (writtenByAic(record, current)) {
+        writer.remove(path);
+        result.notes.push(`removed ${key}`);
+      } else {
+        result.drifted.push(`kept ${key}: edited since AIC wrote it`);
+      }
+      return;
+    case "hooks": {
+      const removal = planHooksRemoval(current, state, targets);
+      if (removal.after === null) {
+        writer.remove(path);
+        result.notes.push(`removed ${key} (AIC had created it and nothing else was left)`);
+      } else if (!removal.after.equals(current)) {
+        writer.write(path, removal.after);
+        result.notes.push(`removed AIC's entries from ${key}`);
+      }
+      result.drifted.push(...removal.drifted.map((d) => `${key}: ${d}`));
+      return;
+    }
+    case "mcp": {
+      const parsed = parseMcpJson(current.toString("utf8"), key);
+      if (typeof parsed === "string") {
+        result.drifted.push(`kept ${key}: ${parsed}`);
+        return;
+      }
+      if (parsed.entry === undefined) return;
+      const digest = canonicalDigest(parsed.entry);
+      if (digest === state.mcpEntry || digest === state.pendingMcpEntry) {
+        writer.write(path, Buffer.from(editMcpJson(parsed.text, undefined), "utf8"));
+        result.notes.push(`removed the aic MCP server from ${key}`);
+      } else {
+        result.drifted.push(`kept the "aic" MCP server in ${key}: its configuration was edited`);
+      }
+      return;
+    }
+    case "exclude": {
+      const lines = current.toString("utf8").split("\n");
+      const at = lines.lastIndexOf(EXCLUDE_LINE);
+      if (at >= 0) {
+        lines.splice(at, 1);
+        writer.write(path, Buffer.from(lines.join("\n"), "utf8"));
+        result.notes.push(`removed ${EXCLUDE_LINE} from ${key}`);
+      }
+      return;
+    }
+  }
+}
+
+function removeArtifacts(targets: InstallTargets, keep: boolean): void {
+  rmSync(targets.stateDir, { recursive: true, force: true });
+  if (targets.scope !== "project" || keep) return;
+  rmSync(projectAicDir(targets.root), { recursive: true, force: true });
+  removeFile(join(targets.root, CONFIG_FILE_NAME));
+}

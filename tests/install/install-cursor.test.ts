@@ -1,0 +1,209 @@
+/**
+ * The installer in-process (as the MCP server's editor bootstrap calls it), with a fixture
+ * package so manifest and version changes can be simulated: obsolete scripts, rule versions,
+ * foreign files, the lock.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  installCursor,
+  defaultInstallDeps,
+  type InstallDeps,
+} from "../../src/install/install-cursor.js";
+import { acquireInstallLock, defaultLockDeps, LockBusyError } from "../../src/install/lock.js";
+import { uninstallCursor, defaultUninstallDeps } from "../../src/install/uninstall-cursor.js";
+import type { HookRegistration } from "../../src/integrations/cursor/manifest.js";
+import { cleanupTempDirs, sandbox, tempDir, writeFixtureBundles, type Sandbox } from "./helpers.js";
+
+afterAll(cleanupTempDirs);
+
+function fixturePackage(scripts: string[], version = "1.0.0"): string {
+  const root = tempDir("fixpkg");
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "aic", version }));
+  writeFixtureBundles(join(root, "dist", "hooks"), scripts);
+  return root;
+}
+
+function deps(
+  sbx: Sandbox,
+  packageRoot: string,
+  scripts: string[],
+  registrations: HookRegistration[],
+  version = "1.0.0",
+): InstallDeps {
+  return defaultInstallDeps({
+    env: sbx.env,
+    home: sbx.home,
+    packageRoot,
+    aicVersion: version,
+    scripts,
+    registrations,
+  });
+}
+
+const hooksDir = (sbx: Sandbox) => join(sbx.project, ".cursor", "hooks");
+const read = (path: string) => readFileSync(path, "utf8");
+
+describe("installCursor (in-process)", () => {
+  it("removes obsolete scripts only when their bytes prove AIC wrote them, whatever their names", async () => {
+    const sbx = sandbox();
+    const all = ["AIC-a.cjs", "AIC-b.cjs", "AIC-c.cjs"];
+    const pkg = fixturePackage(all);
+    const regs: HookRegistration[] = [
+      { event: "stop", script: "AIC-a.cjs" },
+      { event: "sessionStart", script: "AIC-b.cjs", fields: { timeout: 20 } },
+    ];
+    expect(
+      (await installCursor({ projectRoot: sbx.project }, deps(sbx, pkg, all, regs))).status,
+    ).toBe("installed");
+    writeFileSync(
+      join(hooksDir(sbx), "AIC-user.cjs"),
+      "// the user's own script in AIC's naming style\n",
+    );
+    writeFileSync(join(hooksDir(sbx), "AIC-c.cjs"), "// edited by the user\n");
+
+    const next = await installCursor(
+      { projectRoot: sbx.project },
+      deps(sbx, pkg, ["AIC-a.cjs"], [regs[0]!]),
+    );
+    expect(next.status).toBe("installed");
+    expect(next.notes).toContain("removed obsolete .cursor/hooks/AIC-b.cjs");
+    expect(next.kept.join("\n")).toMatch(
+      /kept \.cursor\/hooks\/AIC-c\.cjs: AIC no longer ships it, but it was edited/,
+    );
+    expect(readdirSync(hooksDir(sbx)).sort()).toEqual(["AIC-a.cjs", "AIC-c.cjs", "AIC-user.cjs"]);
+    const hooks = read(join(sbx.project, ".cursor/hooks.json"));
+    expect(hooks).toContain("AIC-a.cjs");
+    expect(hooks).not.toContain("AIC-b.cjs");
+  });
+
+  it("rewrites only scripts whose bundle changed, and stamps the rule with the version", async () => {
+    const sbx = sandbox();
+    const scripts = ["AIC-a.cjs", "AIC-b.cjs"];
+    const pkg = fixturePackage(scripts);
+    const regs: HookRegistration[] = [{ event: "stop", script: "AIC-a.cjs" }];
+    await installCursor({ projectRoot: sbx.project }, deps(sbx, pkg, scripts, regs));
+    const mtimeB = statSync(join(hooksDir(sbx), "AIC-b.cjs")).mtimeMs;
+    writeFileSync(
+      join(pkg, "dist/hooks/AIC-a.cjs"),
+      '"use strict";\nconst root = "__AIC_PACKAGE_ROOT__"; // v2\n',
+    );
+
+    const upgrade = await installCursor(
+      { projectRoot: sbx.project },
+      deps(sbx, pkg, scripts, regs, "1.1.0"),
+    );
+    expect(upgrade.notes).toEqual([
+      "updated .cursor/hooks/AIC-a.cjs",
+      "updated .cursor/rules/AIC.mdc (1.0.0 -> 1.1.0)",
+    ]);
+    expect(read(join(hooksDir(sbx), "AIC-a.cjs"))).toBe(
+      `"use strict";\nconst root = ${JSON.stringify(pkg)}; // v2\n`,
+    );
+    expect(statSync(join(hooksDir(sbx), "AIC-b.cjs")).mtimeMs).toBe(mtimeB);
+    expect(read(join(sbx.project, ".cursor/rules/AIC.mdc"))).toContain("aic-version: 1.1.0");
+  });
+
+  it("keeps a user-edited rule and reports it; --force replaces it", async () => {
+    const sbx = sandbox();
+    const pkg = fixturePackage(["AIC-a.cjs"]);
+    const regs: HookRegistration[] = [{ event: "stop", script: "AIC-a.cjs" }];
+    await installCursor({ projectRoot: sbx.project }, deps(sbx, pkg, ["AIC-a.cjs"], regs));
+    const rule = join(sbx.project, ".cursor/rules/AIC.mdc");
+    writeFileSync(rule, read(rule) + "\nMy addition.\n");
+
+    const kept = await installCursor(
+      { projectRoot: sbx.project },
+      deps(sbx, pkg, ["AIC-a.cjs"], regs, "2.0.0"),
+    );
+    expect(kept.kept.join("\n")).toMatch(
+      /kept \.cursor\/rules\/AIC\.mdc: it was edited .* --force/,
+    );
+    expect(read(rule)).toContain("My addition.");
+
+    const forced = await installCursor(
+      { projectRoot: sbx.project, force: true },
+      deps(sbx, pkg, ["AIC-a.cjs"], regs, "2.0.0"),
+    );
+    expect(forced.status).toBe("installed");
+    expect(read(rule)).not.toContain("My addition.");
+    expect(read(rule)).toContain("aic-version: 2.0.0");
+  });
+
+  it("refuses a foreign aic MCP server unless --force, and leaves a user's identical registration theirs", async () => {
+    const sbx = sandbox();
+    const pkg = fixturePackage(["AIC-a.cjs"]);
+    const regs: HookRegistration[] = [{ event: "stop", script: "AIC-a.cjs" }];
+    const mcp = join(sbx.project, ".cursor/mcp.json");
+    mkdirSync(join(sbx.project, ".cursor"));
+    writeFileSync(
+      mcp,
+      '{ "mcpServers": { "aic": { "command": "npx", "args": ["aic", "serve"] } } }\n',
+    );
+    const refused = await installCursor(
+      { projectRoot: sbx.project },
+      deps(sbx, pkg, ["AIC-a.cjs"], regs),
+    );
+    expect(refused.status).toBe("refused");
+    expect(refused.refusals.join("\n")).toMatch(/already has an MCP server named "aic" .* --force/);
+    expect(existsSync(join(sbx.project, ".cursor/hooks"))).toBe(false);
+
+    const same = JSON.stringify({
+      mcpServers: { aic: { args: [join(pkg, "dist/cli.js"), "serve"], command: "node" } },
+    });
+    writeFileSync(mcp, same);
+    expect(
+      (await installCursor({ projectRoot: sbx.project }, deps(sbx, pkg, ["AIC-a.cjs"], regs)))
+        .status,
+    ).toBe("installed");
+    expect(read(mcp)).toBe(same);
+    writeFileSync(
+      join(sbx.project, ".cursor/hooks.json"),
+      read(join(sbx.project, ".cursor/hooks.json")).replace("{", '{ "x": 1,'),
+    );
+    const un = await uninstallCursor(
+      { projectRoot: sbx.project },
+      defaultUninstallDeps({ env: sbx.env, home: sbx.home }),
+    );
+    expect(un.status).toBe("removed");
+    expect(read(mcp)).toBe(same);
+  });
+
+  it("refuses to guess when the receipts are damaged", async () => {
+    const sbx = sandbox();
+    const pkg = fixturePackage(["AIC-a.cjs"]);
+    const regs: HookRegistration[] = [{ event: "stop", script: "AIC-a.cjs" }];
+    await installCursor({ projectRoot: sbx.project }, deps(sbx, pkg, ["AIC-a.cjs"], regs));
+    writeFileSync(join(sbx.project, ".aic/install/state.json"), "{ broken");
+    const res = await installCursor(
+      { projectRoot: sbx.project },
+      deps(sbx, pkg, ["AIC-a.cjs"], regs),
+    );
+    expect(res.status).toBe("refused");
+    expect(res.refusals[0]).toMatch(
+      /state\.json is not valid JSON .* cannot prove which entries it owns/,
+    );
+  });
+});
+
+describe("install lock", () => {
+  it("takes over a lock left by a dead process and times out on a live one", async () => {
+    const dir = tempDir("lock");
+    const path = join(dir, "install.lock");
+    writeFileSync(path, "999999999\n");
+    const held = await acquireInstallLock(path, { ...defaultLockDeps, isAlive: () => false });
+    expect(read(path)).toBe(`${process.pid}\n`);
+    let now = 0;
+    const busy = acquireInstallLock(path, {
+      ...defaultLockDeps,
+      timeoutMs: 100,
+      now: () => (now += 60),
+      sleep: async () => {},
+    });
+    await expect(busy).rejects.toBeInstanceOf(LockBusyError);
+    await expect(busy).rejects.toThrow(new RegExp(`pid ${process.pid}`));
+    held.release();
+    expect(existsSync(path)).toBe(false);
+  });
+});
