@@ -50,6 +50,7 @@ import { compileCacheKey, projectFingerprint } from "./cache-key.js";
 import { AicInputError } from "./errors.js";
 import { resolveIntent, type IntentSource } from "./intent.js";
 import { resolveProjectRoot } from "./project-root.js";
+import { reduction } from "./reduction.js";
 
 export { AicInputError } from "./errors.js";
 export { isWeakIntent } from "./intent.js";
@@ -291,10 +292,7 @@ export async function runCompilation(
     tokensRaw: context.meta.tokensRaw,
     tokensCompiled: context.meta.tokensCompiled,
     budget: request.budget ?? context.meta.budget,
-    reduction:
-      context.meta.tokensRaw > 0
-        ? Math.max(0, 1 - context.meta.tokensCompiled / context.meta.tokensRaw)
-        : 0,
+    reduction: reduction(context.meta.tokensRaw, context.meta.tokensCompiled),
     cacheHit,
     durationMs,
     guardFindings: context.meta.guardFindings,

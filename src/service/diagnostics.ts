@@ -15,12 +15,11 @@ import {
   type LogFilter,
 } from "../store/index.js";
 import { AicInputError } from "./errors.js";
+import { reduction } from "./reduction.js";
 
 export const DEFAULT_STATUS_DAYS = 7;
 
-export function reduction(tokensRaw: number, tokensCompiled: number): number {
-  return tokensRaw > 0 ? Math.max(0, 1 - tokensCompiled / tokensRaw) : 0;
-}
+export { reduction };
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
