@@ -155,6 +155,7 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
   for (const u of updates)
     text = replaceEntry(text!, u.from.entry.event, u.from.entry.entryDigest, u.to.pairs, ctx);
   for (const r of removes) text = removeEntry(text!, r.entry.event, r.entry.entryDigest, ctx);
+  if (desired.length === 0 && text !== null) text = removeCreatedSkeleton(text, ctx);
   for (const a of adds) text = addEntry(text, a, ctx);
 
   const finalDesired = [...keep, ...updates.map((u) => u.to), ...adds];
@@ -460,7 +461,7 @@ function replaceEntry(
 }
 
 function removeEntry(text: string, event: string, digestHex: string, ctx: Context): string {
-  let doc = parseHooksText(text, ctx.mode);
+  const doc = parseHooksText(text, ctx.mode);
   const { slot, index } = findOwnedNode(doc, event, digestHex);
   const eventMark = `event:${event}`;
   if (
@@ -482,12 +483,21 @@ function removeEntry(text: string, event: string, digestHex: string, ctx: Contex
   );
   ctx.created.delete(eventMark);
   ctx.compacted.delete(eventMark);
-  doc = parseHooksText(text, ctx.mode);
+  return text;
+}
+
+/**
+ * When AIC owns nothing any more, take out the `hooks` object (if AIC created it and it is now
+ * empty) and the `version` AIC added, so an install followed by a removal is byte-exact.
+ */
+function removeCreatedSkeleton(text: string, ctx: Context): string {
+  let doc = parseHooksText(text, ctx.mode);
+  const hooks = doc.hooks;
   if (
-    doc.hooks &&
-    doc.hooks.members.length === 0 &&
+    hooks &&
+    hooks.members.length === 0 &&
     ctx.created.has("hooks") &&
-    isBlank(text, doc.hooks.start + 1, doc.hooks.end - 1)
+    isBlank(text, hooks.start + 1, hooks.end - 1)
   ) {
     text = removeChild(
       text,
@@ -498,15 +508,21 @@ function removeEntry(text: string, event: string, digestHex: string, ctx: Contex
     ctx.created.delete("hooks");
     ctx.compacted.delete("hooks");
     doc = parseHooksText(text, ctx.mode);
-    if (doc.version && ctx.created.has("version") && !doc.hooks) {
-      text = removeChild(
-        text,
-        doc.root,
-        doc.root.members.indexOf(doc.version),
-        takeCompact(ctx, "root", doc.root),
-      );
-      ctx.created.delete("version");
-    }
+  }
+  const version = doc.version;
+  if (
+    version &&
+    ctx.created.has("version") &&
+    version.value.type === "number" &&
+    version.value.text === "1"
+  ) {
+    text = removeChild(
+      text,
+      doc.root,
+      doc.root.members.indexOf(version),
+      takeCompact(ctx, "root", doc.root),
+    );
+    ctx.created.delete("version");
   }
   return text;
 }

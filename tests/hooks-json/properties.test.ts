@@ -1,0 +1,295 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  CURSOR_HOOK_EVENTS,
+  ConflictError,
+  type OwnedEntrySpec,
+  type ParseMode,
+  parseJsonText,
+  planOwnedEntries,
+  removeOwnedEntries,
+  verifyOwned,
+} from "../../src/hooks-json/index.js";
+import type { JsonObject, JsonValue } from "../../src/hooks-json/parse.js";
+import { dec, enc } from "./helpers.js";
+
+/**
+ * Property tests over generated hooks.json documents full of foreign content: comments,
+ * odd whitespace, number lexemes, escapes, lone surrogates, NFD text, unknown events and
+ * top-level keys, empty containers, trailing commas.
+ */
+
+const RUNS = { numRuns: Number(process.env.HOOKS_JSON_PROPERTY_RUNS ?? 150) };
+
+const ws = (mode: ParseMode) =>
+  fc.constantFrom(
+    "",
+    " ",
+    "\n",
+    "\n  ",
+    "\n\t\t",
+    "\r\n    ",
+    ...(mode === "jsonc" ? [" /* c */ ", " // note\n  ", "/**/"] : []),
+  );
+
+const numberText = fc.constantFrom(
+  "0",
+  "-0",
+  "1",
+  "1.50",
+  "1e400",
+  "-2.5E-3",
+  "12345678901234567890123",
+);
+const stringText = fc
+  .tuple(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom("", "\\u00e9", "e\u0301", "\\ud800", "\\/", "\\n", "ü"),
+  )
+  .map(([s, extra]) => JSON.stringify(s).slice(0, -1) + extra + '"');
+const scalarText = fc.oneof(numberText, stringText, fc.constantFrom("true", "false", "null"));
+
+function objectText(mode: ParseMode, members: fc.Arbitrary<Array<[string, string]>>) {
+  return fc
+    .tuple(members, fc.array(ws(mode), { minLength: 12, maxLength: 12 }), fc.boolean())
+    .map(([ms, w, trailing]) => {
+      const body = ms.map(
+        ([k, v], i) => `${w[i % 12]}${JSON.stringify(k)}${w[(i + 3) % 12]}:${w[(i + 5) % 12]}${v}`,
+      );
+      const comma = mode === "jsonc" && trailing && ms.length > 0 ? "," : "";
+      return `{${body.join(",")}${comma}${w[11]}}`;
+    });
+}
+
+const foreignEntry = (mode: ParseMode) =>
+  objectText(
+    mode,
+    fc.tuple(fc.nat(50), fc.option(numberText), fc.option(stringText)).map(([n, t, m]) => {
+      const ms: Array<[string, string]> = [["command", JSON.stringify(`./foreign-${n}.sh`)]];
+      if (t !== null) ms.push(["timeout", t]);
+      if (m !== null) ms.push(["matcher", m]);
+      return ms;
+    }),
+  );
+
+const eventArray = (mode: ParseMode) =>
+  fc
+    .tuple(fc.array(foreignEntry(mode), { maxLength: 3 }), ws(mode), ws(mode))
+    .map(([entries, a, b]) =>
+      entries.length === 0 ? `[${a}]` : `[${a}${entries.join(`,${b}`)}${b}]`,
+    );
+
+const hooksObject = (mode: ParseMode) =>
+  objectText(
+    mode,
+    fc.uniqueArray(
+      fc.tuple(fc.constantFrom(...CURSOR_HOOK_EVENTS.slice(0, 8), "futureEvent"), eventArray(mode)),
+      {
+        maxLength: 5,
+        selector: ([k]) => k,
+      },
+    ),
+  );
+
+/** A whole foreign document: optional version, optional hooks, other top-level keys. */
+const documentText = (mode: ParseMode) =>
+  fc
+    .tuple(
+      fc.option(fc.constantFrom("1", "1.0", "1e0")),
+      fc.option(hooksObject(mode)),
+      fc.uniqueArray(fc.tuple(fc.constantFrom("$schema", "note", "x", "ünï", "a\\b"), scalarText), {
+        maxLength: 3,
+        selector: ([k]) => k,
+      }),
+      ws(mode),
+      fc.boolean(),
+    )
+    .chain(([version, hooks, extra, lead, trailingNewline]) =>
+      fc
+        .shuffledSubarray(
+          [
+            ...(version !== null ? [["version", version] as [string, string]] : []),
+            ...(hooks !== null ? [["hooks", hooks] as [string, string]] : []),
+            ...extra,
+          ],
+          { minLength: 0 },
+        )
+        .chain((members) =>
+          objectText(mode, fc.constant(members)).map(
+            (t) => `${lead}${t}${trailingNewline ? "\n" : ""}`,
+          ),
+        ),
+    );
+
+const DESIRED: OwnedEntrySpec[] = [
+  { event: "sessionStart", argv: ["node", ".cursor/hooks/AIC-session-init.cjs"] },
+  {
+    event: "sessionStart",
+    argv: ["node", ".cursor/hooks/AIC-compile-context.cjs"],
+    fields: { timeout: 20 },
+  },
+  {
+    event: "preToolUse",
+    argv: ["node", ".cursor/hooks/AIC-require.cjs"],
+    fields: { failClosed: true },
+  },
+  { event: "stop", argv: ["node", ".cursor/hooks/AIC stop's.cjs"], fields: { loop_limit: 5 } },
+  { event: "preCompact", argv: ["node", ".cursor/hooks/AIC-pre-compact.cjs"] },
+];
+const desiredSubset = fc.subarray(DESIRED, { minLength: 1 });
+
+const install = (text: string, desired: OwnedEntrySpec[], mode: ParseMode) =>
+  planOwnedEntries({ bytes: enc(text), desired, grammar: "posix", mode });
+
+/** Owned entry nodes (by command prefix, which foreign entries never use) in a document. */
+function ownedNodes(text: string, mode: ParseMode): JsonObject[] {
+  const root = parseJsonText(text, mode).root as JsonObject;
+  const hooks = root.members.find((m) => m.key.value === "hooks")!.value as JsonObject;
+  return hooks.members.flatMap((m) =>
+    (m.value.type === "array" ? m.value.items : []).filter(
+      (n): n is JsonObject => n.type === "object" && text.slice(n.start, n.end).includes("AIC"),
+    ),
+  );
+}
+
+/** Scalars outside owned entries, except the root `version` (changing it is not "unrelated"). */
+function foreignNodes(text: string, mode: ParseMode): JsonValue[] {
+  const out: JsonValue[] = [];
+  const walk = (n: JsonValue) => {
+    if (n.type === "object" && /^\{[^{}]*AIC/.test(text.slice(n.start, n.end))) return; // owned
+    if (n.type === "object") n.members.forEach((m) => walk(m.value));
+    else if (n.type === "array") n.items.forEach(walk);
+    else out.push(n);
+  };
+  const root = parseJsonText(text, mode).root as JsonObject;
+  root.members.filter((m) => m.key.value !== "version").forEach((m) => walk(m.value));
+  return out;
+}
+
+const splice = (text: string, from: number, to: number, insert: string) =>
+  text.slice(0, from) + insert + text.slice(to);
+
+describe.each(["jsonc", "strict"] as const)("properties (%s)", (mode) => {
+  // Red if any foreign byte differs after install + remove (whitespace, comments, lexemes, order).
+  it("install then remove returns the original bytes", () => {
+    fc.assert(
+      fc.property(documentText(mode), desiredSubset, (text, desired) => {
+        const installed = install(text, desired, mode);
+        const removed = removeOwnedEntries({
+          bytes: installed.bytes,
+          receipt: installed.receipt,
+          mode,
+        });
+        expect(dec(removed.bytes)).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
+  // Red if a repeat install rewrote anything.
+  it("a second install is a byte-for-byte no-op", () => {
+    fc.assert(
+      fc.property(documentText(mode), desiredSubset, (text, desired) => {
+        const first = install(text, desired, mode);
+        const second = planOwnedEntries({
+          bytes: first.bytes,
+          receipt: first.receipt,
+          desired,
+          grammar: "posix",
+          mode,
+        });
+        expect(second.changed).toBe(false);
+        expect(second.bytes).toEqual(first.bytes);
+      }),
+      RUNS,
+    );
+  });
+
+  // Red if some edit of an owned entry went unnoticed by verify and by the next plan.
+  it("detects any change to an owned entry", () => {
+    const edits = fc.constantFrom(
+      (s: string) => s.replace(/"command"(\s*):(\s*)"/, '"command"$1:$2"x'),
+      (s: string) => s.replace(/^\{/, '{"extra": 1,'),
+      (s: string) => s.replace(/^\{/, '{"command2": "node",'),
+      (s: string) => s.replace(/\s*\}$/, ', "zz": 1}'),
+      (s: string) => s.replace(/"command"/, '"Command"'),
+    );
+    fc.assert(
+      fc.property(
+        documentText(mode),
+        desiredSubset,
+        fc.nat(),
+        edits,
+        (text, desired, pick, edit) => {
+          const installed = install(text, desired, mode);
+          const out = dec(installed.bytes);
+          const nodes = ownedNodes(out, mode);
+          const node = nodes[pick % nodes.length]!;
+          const edited = splice(out, node.start, node.end, edit(out.slice(node.start, node.end)));
+          expect(edited).not.toBe(out);
+          expect(() =>
+            verifyOwned({ bytes: enc(edited), receipt: installed.receipt, mode }),
+          ).toThrow(ConflictError);
+          expect(() =>
+            planOwnedEntries({
+              bytes: enc(edited),
+              receipt: installed.receipt,
+              desired,
+              grammar: "posix",
+              mode,
+            }),
+          ).toThrow(ConflictError);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  // Red if editing foreign content (values, entries, keys, whitespace) ever caused a conflict.
+  it("unrelated foreign edits never cause a conflict", () => {
+    fc.assert(
+      fc.property(
+        documentText(mode),
+        desiredSubset,
+        fc.nat(),
+        fc.nat(3),
+        (text, desired, pick, kind) => {
+          const installed = install(text, desired, mode);
+          let out = dec(installed.bytes);
+          const root = parseJsonText(out, mode).root as JsonObject;
+          const foreign = foreignNodes(out, mode);
+          if (kind === 0 && foreign.length > 0) {
+            const n = foreign[pick % foreign.length]!;
+            out = splice(out, n.start, n.end, n.type === "string" ? '"edited"' : "42");
+          } else if (kind === 1) {
+            out = splice(out, root.start + 1, root.start + 1, '\n  "addedByUser": [1, 2],');
+          } else if (kind === 2) {
+            const hooks = root.members.find((m) => m.key.value === "hooks")!.value as JsonObject;
+            out = splice(
+              out,
+              hooks.start + 1,
+              hooks.start + 1,
+              '"beforeReadFile": [{"command": "./u.sh"}],',
+            );
+          } else {
+            out = out.replace(/\n/g, "\n ");
+          }
+          const bytes = enc(out);
+          expect(verifyOwned({ bytes, receipt: installed.receipt, mode }).owned).toBe(true);
+          const again = planOwnedEntries({
+            bytes,
+            receipt: installed.receipt,
+            desired,
+            grammar: "posix",
+            mode,
+          });
+          expect(again.changed).toBe(false);
+          expect(removeOwnedEntries({ bytes, receipt: installed.receipt, mode }).removed).toBe(
+            desired.length,
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+});
