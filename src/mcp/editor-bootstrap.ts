@@ -11,10 +11,11 @@ import { loadProjectConfig, type LoadedConfig } from "../config/project-config.j
 export type InstallFn = (projectRoot: string) => unknown;
 
 /**
- * The installer run in-process when bootstrap is enabled. Not wired yet: the Cursor installer
- * (src/install/) sets this to `(root) => installCursor({ projectRoot: root })`.
+ * The installer run in-process when bootstrap is enabled: the same code as `aic install cursor`
+ * (src/install/), loaded lazily so the server starts without it. A refusal throws, so it is logged.
  */
-export const DEFAULT_INSTALL: InstallFn | undefined = undefined;
+export const DEFAULT_INSTALL: InstallFn | undefined = async (projectRoot) =>
+  (await import("../install/index.js")).installCursorOrThrow(projectRoot);
 
 export type BootstrapOutcome = "disabled" | "already-ran" | "not-wired" | "installed" | "failed";
 

@@ -3,6 +3,7 @@
  * in temp folders, in real git repositories and outside one.
  */
 import { parse } from "jsonc-parser";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,8 +44,9 @@ const USER_MCP = `{
 `;
 
 let pkg: string;
+let realHooks = false;
 beforeAll(() => {
-  pkg = builtPackageCopy().root;
+  ({ root: pkg, realHooks } = builtPackageCopy());
 });
 afterAll(cleanupTempDirs);
 
@@ -109,9 +111,9 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     );
 
     for (const script of HOOK_SCRIPTS) {
-      const body = read(join(sbx.project, ".cursor/hooks", script));
-      expect(body).not.toContain('"__AIC_PACKAGE_ROOT__"');
-      expect(body).toContain(JSON.stringify(pkg));
+      const bundle = read(join(pkg, "dist/hooks", script));
+      const deployed = read(join(sbx.project, ".cursor/hooks", script));
+      expect(deployed).toBe(bundle.split('"__AIC_PACKAGE_ROOT__"').join(JSON.stringify(pkg)));
     }
     const mcp = read(join(sbx.project, ".cursor/mcp.json"));
     expect(mcp).toContain('\t\t"other": { "command": "other-server" }');
@@ -326,6 +328,36 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect(existsSync(join(sbx.project, ".aic"))).toBe(true);
     expect(existsSync(join(sbx.project, ".aic/install"))).toBe(false);
     expect(existsSync(join(sbx.home, ".cursor/mcp.json"))).toBe(false);
+  });
+
+  it("the deployed compiling hook runs from the project and reaches AIC's runtime (package root baked in)", async (ctx) => {
+    if (!realHooks) ctx.skip();
+    const sbx = sandbox({ git: true });
+    writeProjectFile(
+      sbx,
+      "src/cart.ts",
+      "export function cartTotal(prices: number[]): number {\n  return prices.reduce((a, b) => a + b, 0);\n}\n",
+    );
+    expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
+    const payload = JSON.stringify({
+      conversation_id: "c-install-test",
+      generation_id: "g-1",
+      cursor_version: "3.22.12",
+      workspace_roots: [sbx.project],
+      hook_event_name: "sessionStart",
+      session_id: "c-install-test",
+    });
+    // Exactly as Cursor runs a project hook: the hooks.json command, in the project, JSON on stdin.
+    const res = spawnSync("sh", ["-c", "node .cursor/hooks/AIC-compile-context.cjs"], {
+      cwd: sbx.project,
+      input: payload,
+      encoding: "utf8",
+      env: { ...sbx.env, CURSOR_PROJECT_DIR: sbx.project, AIC_DAEMON: "off" },
+    });
+    expect(res.status).toBe(0);
+    const out = JSON.parse(res.stdout) as { additional_context?: string };
+    // A compiled context came back: the hook loaded the compiler from the package it was deployed from.
+    expect(out.additional_context).toMatch(/AIC compiled/);
   });
 
   it("doctor fails with the fix when a script is missing", async () => {

@@ -207,3 +207,12 @@ describe("install lock", () => {
     expect(existsSync(path)).toBe(false);
   });
 });
+
+describe("installCursorOrThrow (the MCP editor bootstrap's installer)", () => {
+  it("throws the refusal so the bootstrap logs why nothing was installed", async () => {
+    const { installCursorOrThrow } = await import("../../src/install/index.js");
+    await expect(installCursorOrThrow(join(tempDir("gone"), "no-such-project"))).rejects.toThrow(
+      /refused, nothing was written: the project folder .*no-such-project does not exist/,
+    );
+  });
+});
