@@ -18,6 +18,12 @@ function children(c: Container): Child[] {
   return c.type === "array" ? c.items : c.members;
 }
 
+function isContainer(container: Container, index: number): boolean {
+  const value =
+    container.type === "array" ? container.items[index]! : container.members[index]!.value;
+  return value.type === "object" || value.type === "array";
+}
+
 export interface Insertion {
   text: string;
   /** True when the container was written as `[]` / `{}` and we opened it onto new lines. */
@@ -44,7 +50,10 @@ export function appendChild(
       return { text: splice(text, last.end, last.end, `, ${child}`), openedCompact: false };
     }
     const indent = lineIndent(text, last.start);
-    const child = render(indent, layout);
+    // A sibling container written on one line ({"command": "x"}) sets the style for ours.
+    const oneLine =
+      isContainer(container, kids.length - 1) && !/[\r\n]/.test(text.slice(last.start, last.end));
+    const child = render(indent, oneLine ? { ...layout, inline: true } : layout);
     return {
       text: splice(text, last.end, last.end, `,${layout.newline}${indent}${child}`),
       openedCompact: false,

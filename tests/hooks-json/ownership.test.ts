@@ -107,11 +107,21 @@ describe("install", () => {
   // Red if the one-line document style were broken by multi-line insertions.
   it("follows the document's layout: tabs, four spaces, CRLF and one-line files", () => {
     const tabs = dec(
-      install('{\n\t"hooks": {\n\t\t"stop": [\n\t\t\t{"command": "a"}\n\t\t]\n\t}\n}\n', [STOP])
-        .bytes,
+      install(
+        '{\n\t"hooks": {\n\t\t"stop": [\n\t\t\t{\n\t\t\t\t"command": "a"\n\t\t\t}\n\t\t]\n\t}\n}\n',
+        [STOP],
+      ).bytes,
     );
     expect(tabs).toContain(
-      `\t\t\t{"command": "a"},\n\t\t\t{\n\t\t\t\t"command": "${CMD_STOP}",\n\t\t\t\t"loop_limit": 5\n\t\t\t}\n`,
+      `\t\t\t},\n\t\t\t{\n\t\t\t\t"command": "${CMD_STOP}",\n\t\t\t\t"loop_limit": 5\n\t\t\t}\n`,
+    );
+    // entries written one per line stay one per line
+    const oneLineEntries = dec(
+      install('{\n  "hooks": {\n    "stop": [\n      {"command": "a"}\n    ]\n  }\n}\n', [STOP])
+        .bytes,
+    );
+    expect(oneLineEntries).toContain(
+      `{"command": "a"},\n      { "command": "${CMD_STOP}", "loop_limit": 5 }\n    ]`,
     );
     const four = dec(install('{\n    "version": 1\n}\n', [STOP]).bytes);
     expect(four).toContain(

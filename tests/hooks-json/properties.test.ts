@@ -8,6 +8,7 @@ import {
   parseJsonText,
   planOwnedEntries,
   removeOwnedEntries,
+  repairOwnedEntries,
   verifyOwned,
 } from "../../src/hooks-json/index.js";
 import type { JsonObject, JsonValue } from "../../src/hooks-json/parse.js";
@@ -289,6 +290,63 @@ describe.each(["jsonc", "strict"] as const)("properties (%s)", (mode) => {
           );
         },
       ),
+      RUNS,
+    );
+  });
+
+  // Red if an update (different set, changed fields, moved events) left traces after removal.
+  it("install A, update to B, remove returns the original bytes", () => {
+    const changed = fc.subarray(
+      DESIRED.map((d, i) => (i % 2 ? { ...d, fields: { ...d.fields, timeout: 7 } } : d)),
+      { minLength: 1 },
+    );
+    fc.assert(
+      fc.property(documentText(mode), desiredSubset, changed, (text, a, b) => {
+        const first = install(text, a, mode);
+        const second = planOwnedEntries({
+          bytes: first.bytes,
+          receipt: first.receipt,
+          desired: b,
+          grammar: "posix",
+          mode,
+        });
+        expect(
+          verifyOwned({ bytes: second.bytes, receipt: second.receipt, mode }).remainderUnchanged,
+        ).toBe(true);
+        const removed = removeOwnedEntries({ bytes: second.bytes, receipt: second.receipt, mode });
+        expect(dec(removed.bytes)).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
+  // Red if a lost owned entry could not be repaired when nothing else changed.
+  it("repair restores a deleted owned entry when the remainder is unchanged", () => {
+    fc.assert(
+      fc.property(documentText(mode), desiredSubset, fc.nat(), (text, desired, pick) => {
+        const installed = install(text, desired, mode);
+        const out = dec(installed.bytes);
+        const nodes = ownedNodes(out, mode);
+        const node = nodes[pick % nodes.length]!;
+        const root = parseJsonText(out, mode).root as JsonObject;
+        const hooks = root.members.find((m) => m.key.value === "hooks")!.value as JsonObject;
+        const array = hooks.members
+          .map((m) => m.value)
+          .find((v) => v.type === "array" && v.items.some((n) => n.start === node.start))!;
+        const items = array.type === "array" ? array.items : [];
+        const i = items.findIndex((n) => n.start === node.start);
+        const lost = items[i + 1]
+          ? splice(out, node.start, items[i + 1]!.start, "")
+          : items[i - 1]
+            ? splice(out, items[i - 1]!.end, node.end, "")
+            : splice(out, node.start, node.end, "");
+        const repaired = repairOwnedEntries({ bytes: enc(lost), receipt: installed.receipt, mode });
+        expect(repaired.actions.added).toBe(1);
+        expect(
+          verifyOwned({ bytes: repaired.bytes, receipt: repaired.receipt, mode })
+            .remainderUnchanged,
+        ).toBe(true);
+      }),
       RUNS,
     );
   });
