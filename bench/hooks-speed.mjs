@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+/**
+ * Hook start-up speed: median wall time of each hook that does not compile, run exactly as Cursor
+ * runs it (a fresh `node` process, payload on stdin), beside `node -e 0` measured in the same run
+ * with the runs interleaved, so machine load hits both alike. Target: ratio ≤ 1.3.
+ *
+ *   npm run build && node bench/hooks-speed.mjs [--runs 25] [--write] [--hooks DIR]
+ *
+ * --write replaces the "## Hooks" section of bench/RESULTS.md (other sections are kept).
+ */
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+
+const repo = new URL("..", import.meta.url).pathname;
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const hooksDir = option("--hooks") ?? join(repo, "dist/hooks");
+const fixtures = join(repo, "tests/fixtures/cursor");
+const runs =
+  Number(args[args.indexOf("--runs") + 1]) > 0 ? Number(args[args.indexOf("--runs") + 1]) : 25;
+
+if (!existsSync(join(hooksDir, "AIC-require-aic-compile.cjs"))) {
+  console.error(`No built hooks in ${hooksDir}. Run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "aic-hook-bench-")));
+const root = join(base, "project");
+const home = join(base, "home");
+mkdirSync(root);
+mkdirSync(home);
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  AIC_HOME: join(home, ".aic"),
+  CURSOR_PROJECT_DIR: root,
+};
+
+const fixture = (name, patch = {}) => ({
+  ...JSON.parse(
+    readFileSync(join(fixtures, `${name}.json`), "utf8")
+      .split("/home/dev/projects/shop-api")
+      .join(root),
+  ),
+  ...patch,
+});
+
+/** One payload per non-compiling hook, on its usual (fast) path. */
+const cases = [
+  ["AIC-session-init.cjs", fixture("sessionStart")],
+  ["AIC-before-submit-prewarm.cjs", fixture("beforeSubmitPrompt")],
+  // The allow path after a compile in this generation (a deny waits up to 500 ms by design).
+  ["AIC-require-aic-compile.cjs", fixture("preToolUse.read")],
+  ["AIC-inject-conversation-id.cjs", fixture("preToolUse.mcp-aic-compile")],
+  ["AIC-post-compile-context.cjs", fixture("postToolUse.mcp-aic-compile")],
+  ["AIC-block-no-verify.cjs", fixture("beforeShellExecution.git-no-verify")],
+  ["AIC-after-file-edit-tracker.cjs", fixture("afterFileEdit")],
+  // No local ESLint/tsc in the bench project: this is the hook's own cost, not the linters'.
+  ["AIC-stop-quality-check.cjs", fixture("stop")],
+  [
+    "AIC-session-end.cjs",
+    fixture("sessionEnd", { conversation_id: "bench-ended", session_id: "bench-ended" }),
+  ],
+  ["AIC-subagent-start-model-id.cjs", fixture("subagentStart")],
+  ["AIC-pre-compact.cjs", fixture("preCompact")],
+];
+
+function timeOnce(argv, input) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { cwd: root, env, input, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// Open the gate once so the gate case measures its allow path.
+timeOnce(
+  [join(hooksDir, "AIC-require-aic-compile.cjs")],
+  JSON.stringify(fixture("preToolUse.mcp-aic-compile")),
+);
+
+const baseline = [];
+const rows = [];
+for (const [script, payload] of cases) {
+  const input = JSON.stringify(payload);
+  const times = [];
+  const paired = [];
+  timeOnce([join(hooksDir, script)], input); // warm the file cache
+  for (let i = 0; i < runs; i++) {
+    paired.push(timeOnce(["-e", "0"], ""));
+    times.push(timeOnce([join(hooksDir, script)], input));
+  }
+  baseline.push(...paired);
+  // The ratio is against the baseline runs interleaved with this hook's runs, so a change in
+  // machine load during the benchmark affects both sides of each ratio alike.
+  rows.push({ script, median: median(times), ratio: median(times) / median(paired) });
+}
+const base0 = median(baseline);
+rmSync(base, { recursive: true, force: true });
+
+const lines = [
+  `Measured ${new Date().toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version},`,
+  `${runs} runs per hook, each interleaved with a \`node -e 0\` run; ratio = hook median / median of`,
+  `its interleaved baseline runs (${baseline.length} baseline runs in all). Command:`,
+  "`npm run build && node bench/hooks-speed.mjs --write`. Target: ratio ≤ 1.3.",
+  "",
+  "| hook | median ms | ratio to `node -e 0` |",
+  "|---|---:|---:|",
+  `| \`node -e 0\` (baseline) | ${base0.toFixed(1)} | 1.00 |`,
+  ...rows.map(
+    (r) =>
+      `| ${r.script} | ${r.median.toFixed(1)} | ${r.ratio.toFixed(2)}${r.ratio > 1.3 ? " ✗" : ""} |`,
+  ),
+  "",
+  `Worst ratio: ${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}; median ratio: ${median(rows.map((r) => r.ratio)).toFixed(2)}.`,
+  "The compiling hooks (AIC-compile-context, AIC-subagent-compile, AIC-subagent-stop) are measured by the daemon benchmark.",
+];
+console.log(lines.join("\n"));
+
+if (args.includes("--write")) {
+  const file = join(repo, "bench/RESULTS.md");
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmark results\n";
+  const section = `## Hooks\n\n${lines.join("\n")}\n`;
+  const re = /^## Hooks\n[\s\S]*?(?=^## |(?![\s\S]))/m;
+  const next = re.test(current)
+    ? current.replace(re, section + "\n")
+    : `${current.trimEnd()}\n\n${section}`;
+  writeFileSync(file, next.replace(/\n{3,}/g, "\n\n"));
+  console.log(`\nwrote the Hooks section of ${file}`);
+}
