@@ -10,7 +10,7 @@ import { ProjectIndex, Vocabulary, type FileStamp, type IndexEntry } from "./pro
 import type { CodeSymbol } from "./syntax.js";
 
 /** Bump when the entry format or the term extraction changes: old caches are then ignored. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 const FILE_NAME = "index.json";
 
 type SymbolTuple = [string, CodeSymbol["kind"], number, number, number, string?];

@@ -55,7 +55,11 @@ const WORD_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
 /** Word cues for the task class; first match wins in this order. */
 const TASK_CLASS_CUES: [TaskClass, RegExp][] = [
-  ["test", /\b(tests?|testing|unit[- ]?tests?|spec|coverage|pytest|vitest|jest)\b/i],
+  // Only a request to work on tests: bug reports mention tests all the time.
+  [
+    "test",
+    /\b(write|add|update|extend|improve|missing|more|new)\s+(a\s+|the\s+|some\s+)?(unit\s+|integration\s+|e2e\s+)?(tests?|specs?|test cases?)\b|\btest coverage\b|\b(unit )?tests? for\b/i,
+  ],
   [
     "bugfix",
     /\b(fix|bug|crash|error|exception|traceback|fails?|failing|broken|regression|wrong|incorrect)\b/i,
@@ -142,6 +146,9 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
     }
   };
 
+  // The first line of a report is usually its summary: its words count double.
+  const newline = text.indexOf("\n");
+  if (newline > 0) absorb(text.slice(0, newline), 1);
   absorb(text, 1);
   for (const extra of options.extraText ?? []) absorb(extra, 0.5);
 

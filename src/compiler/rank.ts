@@ -53,10 +53,14 @@ export const WEIGHTS = {
   testPrior: 0.3,
   docsPrior: 0.3,
   otherPrior: 0.45,
+  auxPrior: 0.5,
 };
 
 const TEST_PATH =
   /(^|\/)(tests?|testing|__tests__|spec|specs)\/|(^|\/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py|[^/]*\.(test|spec)\.[jt]sx?)$/;
+/** Examples, benchmarks and vendored third-party code: rarely what a task changes. */
+const AUX_PATH =
+  /(^|\/)(examples?|samples?|demos?|bench|benchmarks?|vendor|vendored|_vendor|third_party|thirdparty|extern|external)\//;
 const DOC_PATH = /(^|\/)(docs?|documentation)\//;
 const CODE_LANGS = new Set([
   "python",
@@ -85,11 +89,12 @@ export function isTestPath(path: string): boolean {
 }
 
 export function priorFor(path: string, lang: string, intent: Intent): number {
-  const aboutTests = intent.taskClass === "test" || /\btests?\b/i.test(intent.text);
+  const aboutTests = intent.taskClass === "test";
   const aboutDocs = intent.taskClass === "docs";
   if (isTestPath(path)) return aboutTests ? 1 : WEIGHTS.testPrior;
   if (DOC_LANGS.has(lang) || DOC_PATH.test(path)) return aboutDocs ? 1 : WEIGHTS.docsPrior;
   if (!CODE_LANGS.has(lang)) return WEIGHTS.otherPrior;
+  if (AUX_PATH.test(path)) return WEIGHTS.auxPrior;
   return 1;
 }
 

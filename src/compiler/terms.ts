@@ -50,12 +50,46 @@ export function splitIdentifier(identifier: string): string[] {
     .filter((p) => p.length > 0);
 }
 
-/** A light plural/verb-form folding so "sessions" meets "session"; applied on both sides. */
+/** Suffix rules of a light Porter-style stemmer, longest first: [suffix, replacement]. */
+const SUFFIXES: [string, string][] = [
+  ["izations", "ize"],
+  ["ization", "ize"],
+  ["isation", "ize"],
+  ["ational", "ate"],
+  ["ations", "ate"],
+  ["ation", "ate"],
+  ["izing", "ize"],
+  ["izers", "ize"],
+  ["izer", "ize"],
+  ["ized", "ize"],
+  ["izes", "ize"],
+  ["ies", "y"],
+  ["ing", ""],
+  ["ers", ""],
+  ["er", ""],
+  ["ed", ""],
+  ["es", ""],
+  ["s", ""],
+];
+
+/**
+ * Folds word forms so "serialization", "serialized" and "serializer" meet, as do "parse",
+ * "parser" and "parsing". Applied identically to intent and documents, so collisions are harmless.
+ */
 export function normalizeTerm(term: string): string {
-  if (term.length > 4 && term.endsWith("ies")) return term.slice(0, -3) + "y";
-  if (term.length > 3 && term.endsWith("s") && !term.endsWith("ss") && !term.endsWith("us"))
-    return term.slice(0, -1);
-  return term;
+  if (term.length <= 4) return term;
+  let w = term;
+  for (const [suffix, repl] of SUFFIXES) {
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    if (stem.length < 4) continue;
+    if (suffix === "s" && /(ss|us|is)$/.test(w)) break;
+    w = stem + repl;
+    break;
+  }
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
+  if (w.length > 4 && /([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
 }
 
 /** Terms of one identifier: its parts, plus the joined identifier when it has several parts. */
