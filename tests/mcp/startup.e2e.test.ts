@@ -75,7 +75,32 @@ describe("aic serve start-up", () => {
     for (let i = 0; i < 200 && !/editor bootstrap/.test(stderr()); i++)
       await new Promise((r) => setTimeout(r, 10));
     await client.close();
-    expect(stderr()).toContain(`editor bootstrap is enabled for ${sb.project}`);
+    // The installer wired as the default ran in-process: Cursor's hooks are in the project.
+    expect(stderr()).toContain(
+      `editor bootstrap: installed the Cursor integration into ${sb.project}`,
+    );
+    expect(existsSync(join(sb.project, ".cursor", "hooks.json"))).toBe(true);
     expect(stderr()).toMatch(/workspace root file:\/\/\/ skipped: .*filesystem root/);
+  });
+
+  it("runs the editor bootstrap on a project's first aic_compile, only when enabled", async () => {
+    const off = makeSandbox();
+    const plain = await startServer(childEnv(off));
+    await plain.client.callTool({
+      name: "aic_compile",
+      arguments: { intent: "findUser", projectRoot: off.project },
+    });
+    await plain.client.close();
+    expect(existsSync(join(off.project, ".cursor"))).toBe(false);
+
+    const on = makeSandbox();
+    const boot = await startServer(childEnv(on, { AIC_EDITOR_BOOTSTRAP: "1" }));
+    const result = await boot.client.callTool({
+      name: "aic_compile",
+      arguments: { intent: "findUser", projectRoot: on.project },
+    });
+    await boot.client.close();
+    expect(result.isError).toBeFalsy();
+    expect(existsSync(join(on.project, ".cursor", "hooks.json"))).toBe(true);
   });
 });
