@@ -39,6 +39,7 @@ export function registerUninstallCommand(program: Command): void {
             return;
           case "restored":
             console.log("restored");
+            for (const note of result.notes) console.log(note);
             return;
           case "removed":
             printList(

@@ -131,7 +131,7 @@ export async function uninstallCursor(
     for (const key of [...state.createdDirs].sort((a, b) => b.length - a.length)) {
       removeDirIfEmpty(pathOfKey(targets.root, key));
     }
-    removeArtifacts(targets, opts.keepProjectArtifacts ?? false);
+    result.notes.push(...removeArtifacts(targets, opts.keepProjectArtifacts ?? false));
     result.status = exact ? "restored" : "removed";
     return result;
   } finally {
@@ -215,9 +215,16 @@ function removeOwnedParts(
   }
 }
 
-function removeArtifacts(targets: InstallTargets, keep: boolean): void {
+/**
+ * The receipts always go (they describe an installation that no longer exists, and would make
+ * a later install see conflicts). The project's `.aic/` and aic.config.json go unless kept.
+ */
+function removeArtifacts(targets: InstallTargets, keep: boolean): string[] {
   rmSync(targets.stateDir, { recursive: true, force: true });
-  if (targets.scope !== "project" || keep) return;
+  if (targets.scope !== "project" || keep) return [];
   rmSync(projectAicDir(targets.root), { recursive: true, force: true });
-  removeFile(join(targets.root, CONFIG_FILE_NAME));
+  const config = join(targets.root, CONFIG_FILE_NAME);
+  if (readBytes(config) === null) return [];
+  removeFile(config);
+  return [`removed ${CONFIG_FILE_NAME} (--keep-project-artifacts keeps it)`];
 }
