@@ -8,9 +8,11 @@ import {
   closeSync,
   fchmodSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmdirSync,
   statSync,
@@ -56,7 +58,9 @@ export function isDirectory(path: string): boolean {
  * Replace `path` with `bytes` so a reader (or a crash) only ever sees the old or the new file.
  * An existing file keeps its permission bits; a new one gets `mode`.
  */
-export function atomicWriteFile(path: string, bytes: Buffer, mode = 0o644): void {
+export function atomicWriteFile(linkOrPath: string, bytes: Buffer, mode = 0o644): void {
+  // A symlinked file (dotfiles managers) is written where it points, so the link survives.
+  const path = symlinkTarget(linkOrPath);
   const existingMode = modeOf(path);
   const tmp = join(
     dirname(path),
@@ -75,6 +79,14 @@ export function atomicWriteFile(path: string, bytes: Buffer, mode = 0o644): void
   } catch (err) {
     unlinkSync(tmp);
     throw err;
+  }
+}
+
+function symlinkTarget(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path;
   }
 }
 

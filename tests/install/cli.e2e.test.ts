@@ -284,17 +284,29 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     });
   }
 
-  it("--user installs absolute commands into ~/.cursor and leaves the project alone", async () => {
-    const sbx = sandbox();
+  it("--user installs absolute, quoted commands into ~/.cursor that a shell runs, and leaves the project alone", async () => {
+    const sbx = sandbox({ homeName: "it's my home" });
     const before = trees(sbx);
     const res = await runCli(pkg, sbx, ["install", "cursor", "--user"]);
+    expect(res.stderr).toBe("");
     expect(res.code).toBe(0);
     const hooks = read(join(sbx.home, ".cursor/hooks.json"));
+    const quoted = (p: string) => `'${p.replace(/'/g, `'"'"'`)}'`;
     const expected = HOOK_REGISTRATIONS.map((r) => ({
       event: r.event,
-      command: `node ${join(sbx.home, ".cursor/hooks", r.script)}`,
+      command: `node ${quoted(join(sbx.home, ".cursor/hooks", r.script))}`,
     }));
     expect(aicEntries(hooks).sort(byKey)).toEqual(expected.sort(byKey));
+    // The rendered command runs the deployed script from Cursor's user-hook cwd (~/.cursor).
+    const endHook = aicEntries(hooks).find((e) => e.event === "sessionEnd")!;
+    const ran = spawnSync("sh", ["-c", endHook.command], {
+      cwd: join(sbx.home, ".cursor"),
+      input: "{}",
+      encoding: "utf8",
+      env: { ...sbx.env, AIC_DAEMON: "off" },
+    });
+    expect(ran.status).toBe(0);
+    expect(ran.stderr).not.toMatch(/Cannot find module/);
     expect(parse(read(join(sbx.home, ".cursor/mcp.json"))).mcpServers.aic.args[1]).toBe("serve");
     expect(trees(sbx).project).toEqual(before.project);
     expect((await runCli(pkg, sbx, ["doctor", "--user"])).code).toBe(0);
@@ -328,6 +340,7 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect(existsSync(join(sbx.project, ".aic"))).toBe(true);
     expect(existsSync(join(sbx.project, ".aic/install"))).toBe(false);
     expect(existsSync(join(sbx.home, ".cursor/mcp.json"))).toBe(false);
+    expect(existsSync(join(sbx.project, ".cursor"))).toBe(false);
   });
 
   it("the deployed compiling hook runs from the project and reaches AIC's runtime (package root baked in)", async (ctx) => {

@@ -77,9 +77,9 @@ export interface Sandbox {
 }
 
 /** A temp HOME, AIC_HOME and project folder (optionally a real git repository). */
-export function sandbox(opts: { git?: boolean } = {}): Sandbox {
+export function sandbox(opts: { git?: boolean; homeName?: string } = {}): Sandbox {
   const base = tempDir("sbx");
-  const home = join(base, "home");
+  const home = join(base, opts.homeName ?? "home");
   const aicHome = join(base, "aic-home");
   const project = join(base, "project");
   mkdirSync(home);
