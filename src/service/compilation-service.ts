@@ -49,6 +49,7 @@ import { effectiveBudget } from "./budget.js";
 import { compileCacheKey, projectFingerprint } from "./cache-key.js";
 import { AicInputError } from "./errors.js";
 import { resolveIntent, type IntentSource } from "./intent.js";
+import { normaliseProjectPaths } from "./project-paths.js";
 import { resolveProjectRoot } from "./project-root.js";
 import { reduction } from "./reduction.js";
 
@@ -168,6 +169,8 @@ export interface PreparedRequest {
   intentSource: IntentSource;
   realIntent: string | null;
   config: LoadedConfig;
+  /** Config warnings and inputs that were ignored, for meta.warnings. */
+  warnings: string[];
 }
 
 /** Validation and resolution shared by runCompilation and inspectCompilation. */
@@ -196,13 +199,27 @@ export function prepareRequest(
     optionalText(input.modelId) ??
     (conversationId ? sessionModel(projectRoot, conversationId) : undefined) ??
     config.config.model;
+  const roots = [input.projectRoot.trim(), projectRoot];
+  const warnings: string[] = [];
+  const previous = normaliseProjectPaths(input.previousFiles ?? [], roots);
+  const toolOutputs = (input.toolOutputs ?? []).map((t) => {
+    if (!t.relatedFiles) return t;
+    const related = normaliseProjectPaths(t.relatedFiles, roots);
+    previous.outside.push(...related.outside);
+    return { ...t, relatedFiles: related.paths };
+  });
+  if (previous.outside.length) {
+    warnings.push(
+      `ignored ${previous.outside.length} file path(s) outside the project: ${previous.outside.slice(0, 3).join(", ")}`,
+    );
+  }
   const request: CompileRequest = {
     projectRoot,
     intent: resolved.intent,
     budget: effectiveBudget(input.budget ?? config.config.budget, input.conversationTokens),
     ...(model ? { model } : {}),
-    ...(input.previousFiles?.length ? { previousFiles: input.previousFiles } : {}),
-    ...(input.toolOutputs?.length ? { toolOutputs: input.toolOutputs } : {}),
+    ...(previous.paths.length ? { previousFiles: previous.paths } : {}),
+    ...(toolOutputs.length ? { toolOutputs } : {}),
     ...(config.config.guardAllowPatterns.length
       ? { guardAllowPatterns: config.config.guardAllowPatterns }
       : {}),
@@ -213,6 +230,7 @@ export function prepareRequest(
     intentSource: resolved.source,
     realIntent: resolved.realIntent,
     config,
+    warnings: [...config.warnings, ...warnings],
   };
 }
 
@@ -260,7 +278,7 @@ export async function runCompilation(
   const prepared = prepareRequest(input, deps);
   const { projectRoot, request } = prepared;
   const db = deps.db();
-  const warnings = [...prepared.config.warnings];
+  const warnings = [...prepared.warnings];
 
   const key = compileCacheKey(request, deps.fingerprint(projectRoot));
   let context: CompiledContext | undefined;
@@ -365,6 +383,7 @@ export interface InspectOutcome {
   intent: string;
   intentSource: IntentSource;
   budget: number;
+  warnings: string[];
   context: CompiledContext;
 }
 
@@ -384,6 +403,7 @@ export async function inspectCompilation(
     intent: prepared.request.intent,
     intentSource: prepared.intentSource,
     budget: prepared.request.budget ?? context.meta.budget,
+    warnings: prepared.warnings,
     context,
   };
 }

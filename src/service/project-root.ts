@@ -6,7 +6,20 @@
 import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, parse } from "node:path";
+import { fileURLToPath } from "node:url";
 import { AicInputError } from "./errors.js";
+
+/** Some clients hand over workspace roots as file:// URIs. */
+function fromFileUri(text: string): string {
+  if (!text.startsWith("file:")) return text;
+  try {
+    return fileURLToPath(text);
+  } catch (err) {
+    throw new AicInputError(
+      `projectRoot ${text} is not a usable file URI: ${(err as Error).message}`,
+    );
+  }
+}
 
 export function resolveProjectRoot(raw: unknown, homeDir: string = homedir()): string {
   if (typeof raw !== "string" || raw.trim() === "") {
@@ -14,7 +27,7 @@ export function resolveProjectRoot(raw: unknown, homeDir: string = homedir()): s
       "projectRoot is required: pass the absolute path of the project folder",
     );
   }
-  const given = raw.trim();
+  const given = fromFileUri(raw.trim());
   if (!isAbsolute(given)) {
     throw new AicInputError(
       `projectRoot must be an absolute path, got "${given}"; AIC never assumes the working directory is the project`,

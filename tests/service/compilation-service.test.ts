@@ -217,6 +217,28 @@ describe("runCompilation", () => {
     expect(out.logId).toBeUndefined();
   });
 
+  it("normalises absolute and ./ paths in previousFiles and relatedFiles, and reports outside ones", async () => {
+    const out = await inspectCompilation(
+      {
+        intent: "invoiceTotal",
+        projectRoot: sb.project,
+        previousFiles: [join(sb.project, "src/db/users.ts"), "/etc/passwd"],
+        toolOutputs: [
+          { type: "grep", content: "x", relatedFiles: ["./src\\auth\\login.ts", "../other/x.ts"] },
+        ],
+      },
+      deps,
+    );
+    const ranking = (
+      out.context.trace as { ranking: { path: string; parts: Record<string, number> }[] }
+    ).ranking;
+    expect(ranking.find((r) => r.path === "src/db/users.ts")?.parts.previous).toBe(1);
+    expect(ranking.find((r) => r.path === "src/auth/login.ts")?.parts.related).toBe(1);
+    expect(out.warnings.join("\n")).toMatch(
+      /ignored 2 file path\(s\) outside the project: \/etc\/passwd, \.\.\/other\/x\.ts/,
+    );
+  });
+
   it("inspect returns the trace and writes nothing", async () => {
     const out = await inspectCompilation({ intent: "invoiceTotal", projectRoot: sb.project }, deps);
     expect(out.context.ranking[0]).toBe("src/billing/invoice.ts");

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { effectiveBudget, MIN_BUDGET } from "../../src/service/budget.js";
 import { isWeakIntent, resolveIntent } from "../../src/service/intent.js";
@@ -66,6 +67,7 @@ describe("projectRoot", () => {
   it("accepts an existing absolute folder and returns its real path", () => {
     symlinkSync(project, join(home, "link"));
     expect(resolveProjectRoot(join(home, "link"), home)).toBe(project);
+    expect(resolveProjectRoot(pathToFileURL(project).href, home)).toBe(project);
   });
 
   it("refuses relative paths, missing folders, files, / and the home folder (also via a symlink)", () => {
