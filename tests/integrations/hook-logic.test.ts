@@ -11,7 +11,11 @@ import {
   promptAsIntent,
 } from "../../src/integrations/cursor/intent.js";
 import { classifyPreCompact, hostUsage } from "../../src/integrations/cursor/station.js";
-import { mcpToolName } from "../../src/integrations/cursor/tool-identity.js";
+import {
+  mcpArguments,
+  mcpToolName,
+  withMcpArguments,
+} from "../../src/integrations/cursor/tool-identity.js";
 import { aicPackageRootForHook } from "../../src/integrations/shared/aic-package-root.js";
 import {
   idFromTranscriptPath,
@@ -82,6 +86,21 @@ describe("MCP tool identity", () => {
       mcpToolName({ tool_name: "MCP", tool_input: { server: "aic", toolName: "aic_compile" } }),
     ).toBe("aic_compile");
     expect(mcpToolName({ tool_name: "MCP", tool_input: { query: "aic_compile" } })).toBeUndefined();
+  });
+  it("updates arguments inside an envelope and flat inputs alike", () => {
+    const envelope = {
+      tool_name: "MCP",
+      tool_input: { server: "aic", toolName: "aic_compile", arguments: { intent: "x" } },
+    };
+    expect(mcpArguments(envelope)).toEqual({ intent: "x" });
+    expect(withMcpArguments(envelope, { intent: "y" })).toEqual({
+      server: "aic",
+      toolName: "aic_compile",
+      arguments: { intent: "y" },
+    });
+    const flat = { tool_name: "MCP:aic_compile", tool_input: JSON.stringify({ intent: "x" }) };
+    expect(mcpArguments(flat)).toEqual({ intent: "x" });
+    expect(withMcpArguments(flat, { intent: "y" })).toEqual({ intent: "y" });
   });
 });
 

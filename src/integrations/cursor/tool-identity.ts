@@ -32,10 +32,23 @@ export function isAicTool(p: Payload, tool: "aic_compile" | "aic_chat_summary"):
   return mcpToolName(p) === tool;
 }
 
-/** The aic_compile arguments, unwrapped from a generic `{arguments: {...}}` envelope if any. */
+function isEnvelope(
+  input: Record<string, unknown>,
+): input is { arguments: Record<string, unknown> } {
+  return isObject(input.arguments) && (str(input.toolName) ?? str(input.tool_name)) !== undefined;
+}
+
+/** The MCP tool's arguments, unwrapped from a generic `{toolName, arguments}` envelope if any. */
 export function mcpArguments(p: Payload): Record<string, unknown> {
   const input = toolInput(p);
-  return isObject(input.arguments) && (str(input.toolName) ?? str(input.tool_name))
-    ? input.arguments
-    : input;
+  return isEnvelope(input) ? input.arguments : input;
+}
+
+/** The tool input with its MCP arguments replaced, in the shape Cursor sent it. */
+export function withMcpArguments(
+  p: Payload,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  const input = toolInput(p);
+  return isEnvelope(input) ? { ...input, arguments: args } : args;
 }

@@ -5,14 +5,14 @@
  * Every other tool passes untouched.
  */
 import { readPrompt } from "../../shared/gate-state.js";
-import { str, toolInput } from "../../shared/payload.js";
+import { str } from "../../shared/payload.js";
 import { runHook, type HookContext, type HookOutput } from "../../shared/run-hook.js";
 import { isWeakIntent, promptAsIntent } from "../intent.js";
 import { validModelId } from "../subagent-model.js";
-import { mcpToolName } from "../tool-identity.js";
+import { mcpArguments, mcpToolName, withMcpArguments } from "../tool-identity.js";
 
-function compileInput(ctx: HookContext): Record<string, unknown> {
-  const input = toolInput(ctx.payload);
+function compileArguments(ctx: HookContext): Record<string, unknown> {
+  const input = mcpArguments(ctx.payload);
   const updated: Record<string, unknown> = { ...input, editorId: "cursor" };
   if (ctx.conversationId) updated.conversationId = ctx.conversationId;
   const model = validModelId(ctx.payload.model);
@@ -30,12 +30,13 @@ void runHook({
   neutral: { permission: "allow" },
   handle(ctx): HookOutput {
     const tool = mcpToolName(ctx.payload);
-    if (tool === "aic_compile") return { permission: "allow", updated_input: compileInput(ctx) };
-    if (tool === "aic_chat_summary" && ctx.conversationId)
-      return {
-        permission: "allow",
-        updated_input: { ...toolInput(ctx.payload), conversationId: ctx.conversationId },
-      };
+    const p = ctx.payload;
+    if (tool === "aic_compile")
+      return { permission: "allow", updated_input: withMcpArguments(p, compileArguments(ctx)) };
+    if (tool === "aic_chat_summary" && ctx.conversationId) {
+      const args = { ...mcpArguments(p), conversationId: ctx.conversationId };
+      return { permission: "allow", updated_input: withMcpArguments(p, args) };
+    }
     return { permission: "allow" };
   },
 });
