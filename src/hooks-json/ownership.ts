@@ -152,9 +152,8 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
     compacted: new Set(receipt?.compacted ?? []),
   };
   let text = original;
-  for (const u of updates)
-    text = replaceEntry(text!, u.from.entry.event, u.from.entry.entryDigest, u.to.pairs, ctx);
-  for (const r of removes) text = removeEntry(text!, r.entry.event, r.entry.entryDigest, ctx);
+  for (const u of updates) text = replaceEntry(text!, refOf(u.from), u.to.pairs, ctx);
+  for (const r of removes) text = removeEntry(text!, refOf(r), ctx);
   if (desired.length === 0 && text !== null) text = removeCreatedSkeleton(text, ctx);
   for (const a of adds) text = addEntry(text, a, ctx);
 
@@ -441,29 +440,37 @@ function objectOf(parts: Array<[string, string]>): string {
 
 // --- splices: one at a time, re-parsing in between, so offsets are always fresh -------------
 
-function findOwnedNode(doc: HooksDocument, event: string, digestHex: string) {
-  const slot = doc.events.find((s) => s.name === event)!;
-  const index = slot.array.items.findIndex((n) => entryDigest(n) === digestHex);
+/** How to find one owned entry in a fresh parse: its event, full digest and command. */
+interface OwnedRef {
+  event: string;
+  digest: string;
+  command: string;
+}
+
+function refOf(l: Located): OwnedRef {
+  return { event: l.entry.event, digest: l.entry.entryDigest, command: l.command };
+}
+
+function findOwnedNode(doc: HooksDocument, ref: OwnedRef) {
+  const slot = doc.events.find((s) => s.name === ref.event)!;
+  // Comparing the command first keeps this linear in cheap string checks on large files.
+  const index = slot.array.items.findIndex(
+    (n) => commandOf(n) === ref.command && entryDigest(n) === ref.digest,
+  );
   return { slot, index, node: slot.array.items[index]! };
 }
 
-function replaceEntry(
-  text: string,
-  event: string,
-  digestHex: string,
-  pairs: Pairs,
-  ctx: Context,
-): string {
+function replaceEntry(text: string, ref: OwnedRef, pairs: Pairs, ctx: Context): string {
   const doc = parseHooksText(text, ctx.mode);
-  const { node } = findOwnedNode(doc, event, digestHex);
+  const { node } = findOwnedNode(doc, ref);
   const rendered = renderEntry(pairs, lineIndent(text, node.start), ctx.layout);
   return text.slice(0, node.start) + rendered + text.slice(node.end);
 }
 
-function removeEntry(text: string, event: string, digestHex: string, ctx: Context): string {
+function removeEntry(text: string, ref: OwnedRef, ctx: Context): string {
   const doc = parseHooksText(text, ctx.mode);
-  const { slot, index } = findOwnedNode(doc, event, digestHex);
-  const eventMark = `event:${event}`;
+  const { slot, index } = findOwnedNode(doc, ref);
+  const eventMark = `event:${ref.event}`;
   if (
     slot.array.items.length > 1 ||
     !ctx.created.has(eventMark) ||
@@ -631,7 +638,10 @@ function finish(
       : new TextEncoder().encode(text);
   const ownedNodes = new Set<JsonValue>();
   const entries: ReceiptEntry[] = desired.map((d) => {
-    if (after) ownedNodes.add(findOwnedNode(after, d.spec.event, d.digest).node);
+    if (after)
+      ownedNodes.add(
+        findOwnedNode(after, { event: d.spec.event, digest: d.digest, command: d.command }).node,
+      );
     return {
       event: d.spec.event,
       spec: { argv: [...d.spec.argv], fields: { ...(d.spec.fields ?? {}) } },
