@@ -3,7 +3,7 @@
  * WAL so readers never block the writer, a busy timeout, and migrations applied on open.
  */
 import Database from "better-sqlite3";
-import { chmodSync, existsSync } from "node:fs";
+import { chmodSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { databasePath, ensurePrivateDir, PRIVATE_FILE_MODE } from "../shared/paths.js";
 import { withBusyRetry } from "./busy-retry.js";
@@ -19,13 +19,21 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+function tightenMode(path: string): void {
+  try {
+    if ((statSync(path).mode & 0o777) !== PRIVATE_FILE_MODE) chmodSync(path, PRIVATE_FILE_MODE);
+  } catch {
+    // not our file to change (another owner); SQLite still works
+  }
+}
+
 export function openDatabase(options: OpenOptions = {}): Db {
   const path = options.path ?? databasePath(options.env);
   ensurePrivateDir(dirname(path));
-  const isNew = !existsSync(path);
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
-    if (isNew) chmodSync(path, PRIVATE_FILE_MODE);
+    // SQLite gives the -wal and -shm files the database file's mode, so this covers them too.
+    tightenMode(path);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Switching to WAL needs a brief exclusive lock that the busy handler does not cover.
     withBusyRetry(() => db.pragma("journal_mode = WAL"));

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -66,6 +66,18 @@ describe("store", () => {
     const again = openDatabase({ env: { AIC_HOME: home } });
     expect(again.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     again.close();
+  });
+
+  it("keeps the database and its WAL files private, even if the file was created readable", () => {
+    const home = mkdtempSync(join(tmpdir(), "aic-store-"));
+    const path = join(home, "aic.sqlite");
+    new Database(path).close();
+    chmodSync(path, 0o644);
+    const db = openDatabase({ path });
+    upsertProject(db, "/p/a");
+    for (const f of [path, `${path}-wal`, `${path}-shm`])
+      expect(statSync(f).mode & 0o777, f).toBe(0o600);
+    db.close();
   });
 
   it("refuses a database written by a newer AIC, naming the file and what to do", () => {
