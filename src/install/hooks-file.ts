@@ -152,7 +152,15 @@ export function planHooksInstall(
     return { receipts: result.receipt };
   } catch (err) {
     if (!(err instanceof HooksJsonError)) throw err;
-    plan.refusals.push(describeHooksError(key, err));
+    const receiptsLost = err.code === "foreign-command-collision" && receiptsOf(state).length === 0;
+    plan.refusals.push(
+      describeHooksError(key, err) +
+        (receiptsLost
+          ? `; AIC has no receipts for this project (was ${recordKey(targets.root, targets.stateDir)} ` +
+            "deleted, or were the hooks committed by someone else?), so it cannot prove those " +
+            "entries are its own"
+          : ""),
+    );
     return {};
   }
 }
