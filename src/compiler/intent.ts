@@ -58,7 +58,7 @@ const TASK_CLASS_CUES: [TaskClass, RegExp][] = [
   // Only a request to work on tests: bug reports mention tests all the time.
   [
     "test",
-    /\b(write|add|update|extend|improve|missing|more|new)\s+(a\s+|the\s+|some\s+)?(unit\s+|integration\s+|e2e\s+)?(tests?|specs?|test cases?)\b|\btest coverage\b|\b(unit )?tests? for\b/i,
+    /\b(write|add|update|extend|improve|missing|more|new)\s+(a\s+|the\s+|some\s+)?(unit\s+|integration\s+|e2e\s+)?(tests?|specs?|test cases?)\b|\btest coverage\b|\bunit tests? for\b/i,
   ],
   [
     "bugfix",
