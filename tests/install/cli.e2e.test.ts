@@ -177,6 +177,26 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect(existsSync(join(sbx.project, ".aic"))).toBe(false);
   });
 
+  it("in git, after the user edits mcp.json and info/exclude: uninstall removes only AIC's member and line", async () => {
+    const sbx = sandbox({ git: true });
+    writeProjectFile(sbx, ".cursor/mcp.json", USER_MCP);
+    const excludePath = join(sbx.project, ".git/info/exclude");
+    const exclude = read(excludePath);
+    expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
+
+    const mcpPath = join(sbx.project, ".cursor/mcp.json");
+    writeFileSync(mcpPath, read(mcpPath).replace('"other-server"', '"other-server-v2"'));
+    writeFileSync(excludePath, read(excludePath) + "build/\n");
+
+    const un = await runCli(pkg, sbx, ["uninstall", "cursor"]);
+    expect(un.code).toBe(0);
+    expect(un.stdout).toMatch(/removed the aic MCP server from \.cursor\/mcp\.json/);
+    expect(read(mcpPath)).toBe(USER_MCP.replace('"other-server"', '"other-server-v2"'));
+    expect(read(excludePath)).toBe(exclude + "build/\n");
+    expect(existsSync(join(sbx.project, ".cursor/hooks.json"))).toBe(false);
+    expect(existsSync(join(sbx.project, ".cursor/hooks"))).toBe(false);
+  });
+
   const refusals: Array<{
     name: string;
     setup: (sbx: Sandbox) => void;
@@ -385,6 +405,39 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     );
     expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
     expect((await runCli(pkg, sbx, ["doctor"])).code).toBe(0);
+
+    // The last hook errors from the health log (this project's only), as warnings.
+    const line = (projectRoot: string, message: string) =>
+      JSON.stringify({
+        time: "2026-01-01T00:00:00.000Z",
+        hook: "AIC-compile-context",
+        stage: "compile",
+        message,
+        projectRoot,
+      }) + "\n";
+    writeFileSync(
+      join(sbx.aicHome, "hook-health.jsonl"),
+      line(sbx.project, "index failed: EACCES") + line("/elsewhere", "not ours"),
+    );
+    const withErrors = await runCli(pkg, sbx, ["doctor"]);
+    expect(withErrors.code).toBe(0);
+    expect(withErrors.stdout).toMatch(
+      /warn hook error 2026-01-01T00:00:00.000Z AIC-compile-context \(compile\): index failed: EACCES/,
+    );
+    expect(withErrors.stdout).not.toMatch(/not ours/);
+
+    // An unknown event name can make Cursor ignore the whole file: broken.
+    const hooksPath = join(sbx.project, ".cursor/hooks.json");
+    writeFileSync(
+      hooksPath,
+      read(hooksPath).replace('"hooks": {', '"hooks": {\n    "onWhatever": [],'),
+    );
+    const unknown = await runCli(pkg, sbx, ["doctor"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toMatch(
+      /FAIL \.cursor\/hooks\.json line \d+: hooks\.json names an event Cursor does not document/,
+    );
+    expect(unknown.stdout).toMatch(/ownership verified/);
   });
 });
 
