@@ -192,6 +192,20 @@ describe("payload shapes", () => {
       readCompileOutput({ content: [{ type: "text", text: '{"error":"bad root"}' }] }).ok,
     ).toBe(false);
     expect(readCompileOutput(undefined).ok).toBe(false);
+    // The MCP tool's real shape: the prompt as text, then a meta line.
+    const prompt =
+      "# Task\n\nfix login\n\n# Context\n\n## src/auth/service.ts (full)\ncode\n## src/a b.ts (regions: 2)\n";
+    expect(
+      readCompileOutput({
+        content: [
+          { type: "text", text: prompt },
+          { type: "text", text: "AIC meta: {}" },
+        ],
+      }),
+    ).toEqual({
+      ok: true,
+      files: ["src/auth/service.ts", "src/a b.ts"],
+    });
   });
 
   it("classifies preCompact host fires strictly and never estimates usage", () => {

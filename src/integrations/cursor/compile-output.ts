@@ -33,8 +33,21 @@ export function readCompileOutput(raw: unknown): { ok: boolean; files: string[] 
         files = topFilesOf(body);
       }
     } catch {
-      // Plain text content: a compiled prompt without structure.
+      // The MCP tool answers the compiled prompt as plain text: read its file headers.
+      files = filesFromPrompt(first.text as string);
     }
   }
   return { ok: true, files };
+}
+
+/** File headers of a compiled prompt, `## <path> (<tier>…)` (src/compiler/pack.ts sectionHeader). */
+const FILE_HEADER = /^## (.+?) \((?:full|regions|outline|path)\b/gm;
+
+export function filesFromPrompt(prompt: string, limit = 5): string[] {
+  const out: string[] = [];
+  for (const m of prompt.matchAll(FILE_HEADER)) {
+    if (!out.includes(m[1]!)) out.push(m[1]!);
+    if (out.length === limit) break;
+  }
+  return out;
 }
