@@ -5,7 +5,7 @@ import { chatSummary } from "../../service/diagnostics.js";
 import { resolveProjectRoot } from "../../service/project-root.js";
 import type { ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
-import { jsonResult } from "../tool-result.js";
+import { jsonResult, logFailures } from "../tool-result.js";
 
 export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -22,7 +22,7 @@ export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): vo
         })
         .strict(),
     },
-    (args) =>
+    logFailures("aic_chat_summary", ctx.log, (args) =>
       jsonResult(
         chatSummary(ctx.db(), {
           conversationId: args.conversationId,
@@ -31,5 +31,6 @@ export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): vo
             : {}),
         }),
       ),
+    ),
   );
 }

@@ -4,7 +4,7 @@ import { runCompilation } from "../../service/compilation-service.js";
 import { resolveProjectRoot } from "../../service/project-root.js";
 import type { ToolContext } from "../context.js";
 import { compileInputSchema } from "../schemas.js";
-import { jsonResult, textResult } from "../tool-result.js";
+import { jsonResult, logFailures, textResult } from "../tool-result.js";
 
 export const COMPILE_DESCRIPTION =
   "Call this FIRST on every user message, before reading files or running other tools. " +
@@ -18,7 +18,7 @@ export function registerCompileTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "aic_compile",
     { title: "Compile context", description: COMPILE_DESCRIPTION, inputSchema: compileInputSchema },
-    async (args) => {
+    logFailures("aic_compile", ctx.log, async (args) => {
       if (args.triggerSource !== "subagent_stop") {
         await ctx.bootstrap.run(resolveProjectRoot(args.projectRoot, ctx.homeDir));
       }
@@ -31,6 +31,6 @@ export function registerCompileTool(server: McpServer, ctx: ToolContext): void {
         return jsonResult({ reparented: true, rowsUpdated: outcome.rowsUpdated });
       }
       return textResult(outcome.prompt, `AIC meta: ${JSON.stringify(outcome.meta)}`);
-    },
+    }),
   );
 }

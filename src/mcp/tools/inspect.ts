@@ -4,7 +4,7 @@ import { z } from "zod";
 import { inspectCompilation } from "../../service/compilation-service.js";
 import type { ToolContext } from "../context.js";
 import { compileInputShape } from "../schemas.js";
-import { jsonResult } from "../tool-result.js";
+import { jsonResult, logFailures } from "../tool-result.js";
 
 const inspectInputSchema = z
   .object({
@@ -30,7 +30,7 @@ export function registerInspectTool(server: McpServer, ctx: ToolContext): void {
         "Nothing is cached, logged or written. Do not use it instead of aic_compile.",
       inputSchema: inspectInputSchema,
     },
-    async (args) => {
+    logFailures("aic_inspect", ctx.log, async (args) => {
       const out = await inspectCompilation(args, {
         db: ctx.db,
         ...ctx.compilation,
@@ -38,6 +38,6 @@ export function registerInspectTool(server: McpServer, ctx: ToolContext): void {
       });
       const { prompt: _prompt, ...context } = out.context;
       return jsonResult({ ...out, context });
-    },
+    }),
   );
 }

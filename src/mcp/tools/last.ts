@@ -5,7 +5,7 @@ import { lastReport } from "../../service/diagnostics.js";
 import { resolveProjectRoot } from "../../service/project-root.js";
 import type { ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
-import { jsonResult } from "../tool-result.js";
+import { jsonResult, logFailures } from "../tool-result.js";
 
 export function registerLastTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -17,7 +17,7 @@ export function registerLastTool(server: McpServer, ctx: ToolContext): void {
         "or any project) with its files, tokens and the compiled prompt.",
       inputSchema: z.object({ projectRoot: projectRootField.optional() }).strict(),
     },
-    (args) =>
+    logFailures("aic_last", ctx.log, (args) =>
       jsonResult(
         lastReport(
           ctx.db(),
@@ -26,5 +26,6 @@ export function registerLastTool(server: McpServer, ctx: ToolContext): void {
             : {},
         ) ?? { message: "no compilation recorded yet" },
       ),
+    ),
   );
 }

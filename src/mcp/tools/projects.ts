@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { projectsReport } from "../../service/diagnostics.js";
 import type { ToolContext } from "../context.js";
-import { jsonResult } from "../tool-result.js";
+import { jsonResult, logFailures } from "../tool-result.js";
 
 export function registerProjectsTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -15,6 +15,6 @@ export function registerProjectsTool(server: McpServer, ctx: ToolContext): void 
         "compilations, last compilation time and whether the folder still exists.",
       inputSchema: z.object({}).strict(),
     },
-    () => jsonResult({ projects: projectsReport(ctx.db()) }),
+    logFailures("aic_projects", ctx.log, () => jsonResult({ projects: projectsReport(ctx.db()) })),
   );
 }

@@ -5,7 +5,7 @@ import { statusReport } from "../../service/diagnostics.js";
 import { resolveProjectRoot } from "../../service/project-root.js";
 import type { ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
-import { jsonResult } from "../tool-result.js";
+import { jsonResult, logFailures } from "../tool-result.js";
 
 export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -23,7 +23,7 @@ export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
         })
         .strict(),
     },
-    (args) =>
+    logFailures("aic_status", ctx.log, (args) =>
       jsonResult(
         statusReport(ctx.db(), {
           ...(args.days !== undefined ? { days: args.days } : {}),
@@ -32,5 +32,6 @@ export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
             : {}),
         }),
       ),
+    ),
   );
 }
