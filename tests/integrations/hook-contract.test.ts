@@ -471,6 +471,29 @@ describe("AIC-pre-compact station", () => {
   });
 });
 
+describe("Cursor payload recognition", () => {
+  it("accepts a payload without cursor_version only for a conversation Cursor stamped", async () => {
+    const sb = makeSandbox();
+    const unstamped = (conv: string) => {
+      const p = { ...fixture("beforeSubmitPrompt", sb.root), conversation_id: conv };
+      delete p.cursor_version;
+      return p;
+    };
+    expect(
+      (await runHook(hooks, "AIC-before-submit-prewarm.cjs", sb, unstamped(CONV))).stdout,
+    ).toBe("");
+    expect(existsSync(join(sb.root, ".aic/prompt-log.jsonl"))).toBe(false);
+    await runHook(hooks, "AIC-session-init.cjs", sb, fixture("sessionStart", sb.root));
+    expect(
+      (await runHook(hooks, "AIC-before-submit-prewarm.cjs", sb, unstamped(CONV))).json,
+    ).toEqual({ continue: true });
+    expect(existsSync(join(sb.root, ".aic/prompt-log.jsonl"))).toBe(true);
+    expect(
+      (await runHook(hooks, "AIC-before-submit-prewarm.cjs", sb, unstamped("another"))).stdout,
+    ).toBe("");
+  });
+});
+
 describe("project root resolution", () => {
   it("uses workspace_roots when CURSOR_PROJECT_DIR is unset, else cwd", async () => {
     const sb = makeSandbox();

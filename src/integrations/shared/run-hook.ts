@@ -99,6 +99,16 @@ export async function runHook(spec: HookSpec, deps: RunDeps = {}): Promise<void>
     spec.fallback ? spec.fallback(reason, root) : spec.neutral;
 
   let projectRoot = resolveProjectRoot(undefined, env, deps.cwd);
+  // Whatever escapes (a throwing timer callback, a rejected promise nobody awaited) still ends
+  // in one health line and the hook's fallback answer, never a stack trace and exit code 1.
+  const onEscape = (err: unknown): void => {
+    report("uncaught", err, { projectRoot });
+    answer(fallback(err instanceof Error ? err.message : String(err), projectRoot));
+  };
+  process.on("uncaughtException", onEscape);
+  process.on("unhandledRejection", onEscape);
+  // Cursor closed our stdout: nobody is listening for the answer any more.
+  process.stdout.on("error", () => process.exit(0));
   try {
     const input = await readBoundedStdin(deps.stdin);
     if (input.kind === "too-large") {
