@@ -85,6 +85,8 @@ export function createAicServer(deps: ServerDeps = {}): McpServer {
     }
   };
   server.server.oninitialized = () => void bootstrapRoots();
+  // A malformed message is dropped by the transport; say so instead of staying silent.
+  server.server.onerror = (err) => log(`protocol error (message ignored): ${err.message}`);
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => bootstrapRoots());
   return server;
 }

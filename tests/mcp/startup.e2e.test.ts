@@ -5,6 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -102,5 +103,45 @@ describe("aic serve start-up", () => {
     await boot.client.close();
     expect(result.isError).toBeFalsy();
     expect(existsSync(join(on.project, ".cursor", "hooks.json"))).toBe(true);
+  });
+
+  it("survives a malformed line on stdin, logs it, and answers the next request", async () => {
+    const sb = makeSandbox();
+    const child = spawn(process.execPath, [CLI, "serve"], {
+      env: childEnv(sb),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const send = (msg: unknown) =>
+      child.stdin.write(`${typeof msg === "string" ? msg : JSON.stringify(msg)}\n`);
+    send("this is not json");
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "aic_projects", arguments: {} },
+    });
+    child.stdin.end();
+    await new Promise((resolve) => child.on("close", resolve));
+    const replies = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id?: number; result?: unknown });
+    expect(replies.map((r) => r.id)).toEqual([1, 2]);
+    expect(stderr).toMatch(/protocol error \(message ignored\)/);
   });
 });
