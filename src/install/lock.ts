@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { processIsAlive } from "../daemon/lock.js";
 import { ensurePrivateDir, projectHash, runDir } from "../shared/paths.js";
 
 export interface LockDeps {
@@ -17,15 +18,7 @@ export interface LockDeps {
 }
 
 export const defaultLockDeps: LockDeps = {
-  isAlive: (pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      // EPERM: the process exists but belongs to someone else.
-      return (err as NodeJS.ErrnoException).code === "EPERM";
-    }
-  },
+  isAlive: processIsAlive,
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   timeoutMs: 60_000,
   now: () => Date.now(),

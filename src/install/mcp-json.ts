@@ -14,6 +14,8 @@ import {
   type Node,
   type ParseError,
 } from "jsonc-parser";
+import { canonicalJson, parseJsonText } from "../hooks-json/index.js";
+import { positionOf } from "../hooks-json/errors.js";
 import { readBytes, sha256 } from "./files.js";
 import { Plan } from "./plan.js";
 import type { InstallState } from "./state.js";
@@ -31,20 +33,12 @@ export function aicMcpEntry(cliPath: string): McpServerEntry {
   return { command: "node", args: [cliPath, "serve"] };
 }
 
-/** A digest of a JSON value that ignores key order and whitespace. */
+/**
+ * A digest of a JSON value that ignores key order and whitespace: the hooks-json library's
+ * canonical form, so AIC has one definition of "the same JSON".
+ */
 export function canonicalDigest(value: unknown): string {
-  return sha256(canonicalJson(value));
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
+  return sha256(canonicalJson(parseJsonText(JSON.stringify(value), "strict").root));
 }
 
 export interface ParsedMcpJson {
@@ -105,8 +99,8 @@ function findDuplicateKey(node: Node, path: string[]): string[] | undefined {
 }
 
 function lineCol(text: string, offset: number): string {
-  const before = text.slice(0, offset).split("\n");
-  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+  const { line, column } = positionOf(text, offset);
+  return `line ${line}, column ${column}`;
 }
 
 /**

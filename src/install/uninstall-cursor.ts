@@ -99,35 +99,36 @@ export async function uninstallCursor(
 
     const keepExclude = (key: string) =>
       opts.keepProjectArtifacts === true && state.files[key]?.role === "exclude";
-    const restorable = (key: string, record: FileRecord) => {
-      const snap = state.snapshots[key];
-      if (!snap || snap.stale) return false;
-      const current = digestOf(readBytes(pathOfKey(targets.root, key)));
-      // The snapshot digest too: a rerun after an interrupted uninstall finds it already restored.
-      return (
-        writtenByAic(record, readBytes(pathOfKey(targets.root, key))) || current === snap.digest
+    const files = Object.entries(state.files)
+      .filter(([key]) => !keepExclude(key) && state.snapshots[key]) // no snapshot: never changed
+      .map(([key, record]) => ({ key, record, path: pathOfKey(targets.root, key) }));
+    // Read every snapshot needed before changing anything: a damaged one refuses up front.
+    let restores: Map<string, Buffer | null>;
+    try {
+      restores = new Map(
+        files
+          .filter((f) => restorable(state, f.key, f.record, readBytes(f.path)))
+          .map((f) => [f.key, readSnapshot(targets.stateDir, state.snapshots[f.key]!)]),
       );
-    };
-    const entries = Object.entries(state.files).filter(([key]) => !keepExclude(key));
-    const exact = entries.every(
-      ([key, record]) => !state.snapshots[key] || restorable(key, record),
-    );
-
-    for (const [key, record] of entries) {
-      const path = pathOfKey(targets.root, key);
-      if (!state.snapshots[key]) continue; // AIC never changed these bytes.
-      if (restorable(key, record)) {
-        const original = readSnapshot(targets.stateDir, state.snapshots[key]!);
-        const now = readBytes(path);
-        if (original === null) {
-          if (now !== null) deps.writer.remove(path);
-        } else if (now === null || !now.equals(original)) {
-          deps.writer.write(path, original);
-        }
+    } catch (err) {
+      if (err instanceof StateError)
+        return { ...result, status: "refused", refusals: [err.message] };
+      throw err;
+    }
+    for (const { key, record, path } of files) {
+      if (!restores.has(key)) {
+        removeOwnedParts(key, record, state, targets, deps.writer, result);
         continue;
       }
-      removeOwnedParts(key, record, state, targets, deps.writer, result);
+      const original = restores.get(key)!;
+      const now = readBytes(path);
+      if (original === null) {
+        if (now !== null) deps.writer.remove(path);
+      } else if (now === null || !now.equals(original)) {
+        deps.writer.write(path, original);
+      }
     }
+    const exact = restores.size === files.length;
     for (const key of [...state.createdDirs].sort((a, b) => b.length - a.length)) {
       removeDirIfEmpty(pathOfKey(targets.root, key));
     }
@@ -137,6 +138,22 @@ export async function uninstallCursor(
   } finally {
     lock.release();
   }
+}
+
+/**
+ * Can the snapshot go back without losing anything? Yes when the file still holds what AIC
+ * produced and the user did not edit it between installs, or already holds the snapshot (a rerun
+ * after an interrupted uninstall).
+ */
+function restorable(
+  state: InstallState,
+  key: string,
+  record: FileRecord,
+  current: Buffer | null,
+): boolean {
+  const snap = state.snapshots[key];
+  if (!snap || snap.stale) return false;
+  return writtenByAic(record, current) || digestOf(current) === snap.digest;
 }
 
 function devModeReason(root: string): string | undefined {
