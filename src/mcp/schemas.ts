@@ -18,7 +18,7 @@ export const toolOutputSchema = z
       .string()
       .min(1)
       .max(64)
-      .describe('Kind of tool output, e.g. "test-failure", "lint", "grep".'),
+      .describe('A label for the output, e.g. "test-failure", "lint", "grep" (informational).'),
     content: z.string().max(200_000).describe("The tool's output text."),
     relatedFiles: relativePaths
       .optional()

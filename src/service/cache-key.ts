@@ -1,6 +1,7 @@
 /**
  * The result cache key: everything that changes the compiled output. Intent, budget, model, the
- * sorted related-file set, previous files, tool output contents, guard allow patterns, and a
+ * sorted related-file set, previous files, tool output contents (not their `type` label, which
+ * changes nothing), guard allow patterns, and a
  * fingerprint of the project's files (path, size, mtime of every scanned file), so editing,
  * adding or deleting any candidate file invalidates the entry. Never the task class (trap 3).
  */
@@ -35,7 +36,7 @@ export function compileCacheKey(request: CompileRequest, fingerprint: string): s
     request.model ?? "",
     sortedRelatedFiles(request).join("\0"),
     [...new Set(request.previousFiles ?? [])].sort().join("\0"),
-    (request.toolOutputs ?? []).map((t) => `${t.type}\0${t.content}`).join("\0\0"),
+    (request.toolOutputs ?? []).map((t) => t.content).join("\0\0"),
     (request.guardAllowPatterns ?? []).join("\0"),
     fingerprint,
   ];

@@ -122,12 +122,17 @@ describe("runCompilation", () => {
       ],
     };
     expect((await compiled(reordered)).meta.cacheHit).toBe(true);
+    // The type label changes nothing, so it is not part of the key either.
+    expect(
+      (await compiled({ toolOutputs: [{ ...base.toolOutputs[0]!, type: "lint" }] })).meta.cacheHit,
+    ).toBe(true);
     for (const changed of [
       { ...base, intent: "invoice totals" },
       { ...base, budget: 4000 },
       { ...base, modelId: "other" },
       { toolOutputs: [{ type: "test", content: "FAIL login", relatedFiles: ["src/db/users.ts"] }] },
       { ...base, previousFiles: ["README.md"] },
+      { toolOutputs: [{ ...base.toolOutputs[0]!, content: "FAIL invoiceTotal" }] },
     ]) {
       expect((await compiled(changed)).meta.cacheHit, JSON.stringify(changed)).toBe(false);
     }
