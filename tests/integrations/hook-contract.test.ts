@@ -438,6 +438,26 @@ describe("AIC-pre-compact station", () => {
     );
   });
 
+  it("keeps the notes the agent added to this conversation's station", async () => {
+    const sb = makeSandbox();
+    await runHook(hooks, "AIC-pre-compact.cjs", sb, fixture("preCompact", sb.root));
+    const file = join(sb.root, ".aic/STATION.md");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8") + "\n## Unfinished\n- migrate the session table\n",
+    );
+    await runHook(hooks, "AIC-pre-compact.cjs", sb, fixture("preCompact", sb.root));
+    const station = readFileSync(file, "utf8");
+    expect(station.match(/## Unfinished\n- migrate the session table/g)).toHaveLength(1);
+    expect(station.match(/## Next step/g)).toHaveLength(1);
+    // Another conversation's station does not inherit them.
+    await runHook(hooks, "AIC-pre-compact.cjs", sb, {
+      ...fixture("preCompact", sb.root),
+      conversation_id: "other",
+    });
+    expect(readFileSync(file, "utf8")).not.toContain("## Unfinished");
+  });
+
   it("a synthetic event writes the station and invoke line but no receipt; never estimates", async () => {
     const sb = makeSandbox();
     const r = await runHook(
@@ -475,7 +495,10 @@ describe("Cursor payload recognition", () => {
   it("accepts a payload without cursor_version only for a conversation Cursor stamped", async () => {
     const sb = makeSandbox();
     const unstamped = (conv: string) => {
-      const p = { ...fixture("beforeSubmitPrompt", sb.root), conversation_id: conv };
+      const p: Record<string, unknown> = {
+        ...fixture("beforeSubmitPrompt", sb.root),
+        conversation_id: conv,
+      };
       delete p.cursor_version;
       return p;
     };
@@ -512,5 +535,26 @@ describe("project root resolution", () => {
     delete p.workspace_roots;
     await runHook(hooks, "AIC-before-submit-prewarm.cjs", sb, p, { env, cwd: elsewhere });
     expect(existsSync(join(elsewhere, ".aic/prompt-log.jsonl"))).toBe(true);
+  });
+
+  it("stays out of the way without a project folder (cwd at home)", async () => {
+    const sb = makeSandbox();
+    const env = { CURSOR_PROJECT_DIR: "" };
+    const p = fixture("beforeSubmitPrompt", sb.root);
+    delete p.workspace_roots;
+    const prewarm = await runHook(hooks, "AIC-before-submit-prewarm.cjs", sb, p, {
+      env,
+      cwd: sb.home,
+    });
+    expect(prewarm.json).toEqual({ continue: true });
+    const gate = await runHook(
+      hooks,
+      "AIC-require-aic-compile.cjs",
+      sb,
+      { ...fixture("preToolUse.read", sb.root), workspace_roots: [] },
+      { env, cwd: sb.home },
+    );
+    expect(gate.json).toEqual({ permission: "allow" });
+    expect(listFiles(sb.home)).toEqual([]);
   });
 });

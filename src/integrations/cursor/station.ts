@@ -14,7 +14,7 @@ import { readJsonl } from "../../shared/jsonl.js";
 import { PRIVATE_FILE_MODE, ensurePrivateDir, projectAicDir } from "../../shared/paths.js";
 import { LAST_COMPILED_PROMPT, PROMPT_LOG, projectFile } from "../../shared/project-logs.js";
 import type { CompileRecord } from "../shared/compile-history.js";
-import { writeFileAtomic } from "../shared/hook-state.js";
+import { readTextIfExists, writeFileAtomic } from "../shared/hook-state.js";
 import { safeKey } from "../shared/ids.js";
 import { str, type Payload } from "../shared/payload.js";
 
@@ -89,7 +89,30 @@ function recentPrompts(
     .map((r) => (r.title as string).replace(/\s+/g, " ").trim());
 }
 
-export function renderStation(s: StationInput): string {
+/** The sections AIC rewrites; any other `## ` section found in the old station is kept. */
+const AIC_SECTIONS = [
+  "Recent intents (newest first)",
+  "Recent user prompts (oldest first)",
+  "Files edited in this conversation",
+  "Next step",
+];
+
+/** `## ` sections of an earlier station that AIC did not write (notes left by the agent). */
+export function keptSections(previous: string | undefined): string[] {
+  if (!previous) return [];
+  const kept: string[] = [];
+  for (const part of previous.split(/^(?=## )/m).slice(1)) {
+    const title = part.slice(3).split("\n")[0]!.trim();
+    if (!AIC_SECTIONS.includes(title)) kept.push(part.trimEnd());
+  }
+  return kept;
+}
+
+function conversationOf(station: string | undefined): string | undefined {
+  return station ? /^- Conversation: (\S+)/m.exec(station)?.[1] : undefined;
+}
+
+export function renderStation(s: StationInput, kept: string[] = []): string {
   const lastPrompt = projectFile(s.projectRoot, LAST_COMPILED_PROMPT);
   let lastCompiled = "none yet (no compile has written it)";
   try {
@@ -131,6 +154,7 @@ export function renderStation(s: StationInput): string {
     "relevant code for the task.",
     "",
   );
+  for (const section of kept) lines.push(section, "");
   return lines.join("\n");
 }
 
@@ -141,12 +165,19 @@ export interface StationWrite {
 
 export function writeStation(s: StationInput, scriptPath: string): StationWrite {
   const dir = ensurePrivateDir(projectAicDir(s.projectRoot));
-  const text = renderStation(s);
   const stationPath = join(dir, "STATION.md");
-  writeFileAtomic(stationPath, text);
   const key = s.conversationId ? safeKey(s.conversationId) : "unknown";
+  const ownPath = join(dir, "stations", `${key}.md`);
+  // Notes the agent added to this conversation's station survive the rewrite.
+  const shared = readTextIfExists(stationPath);
+  const previous =
+    s.conversationId && conversationOf(shared) === s.conversationId
+      ? shared
+      : readTextIfExists(ownPath);
+  const text = renderStation(s, keptSections(previous));
+  writeFileAtomic(stationPath, text);
   ensurePrivateDir(join(dir, "stations"));
-  writeFileAtomic(join(dir, "stations", `${key}.md`), text);
+  writeFileAtomic(ownPath, text);
 
   const time = s.now.toISOString();
   const append = (name: string, line: string): void =>

@@ -1,6 +1,7 @@
 /** Which project a hook runs for: CURSOR_PROJECT_DIR, then the payload's workspace root, then cwd. */
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { parse, resolve } from "node:path";
 import { isObject, str, type Payload } from "./payload.js";
 
 function isDir(p: string): boolean {
@@ -23,4 +24,21 @@ export function resolveProjectRoot(
     candidates.push(...payload.input.workspace_roots.map(str));
   for (const c of candidates) if (c !== undefined && isDir(c)) return resolve(c);
   return resolve(cwd);
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/**
+ * A window without a project folder runs hooks from `/` or the home folder (user-scope installs).
+ * AIC cannot compile those (the service refuses them), so hooks stay out of the way there.
+ */
+export function isUsableProjectRoot(root: string, home: string = homedir()): boolean {
+  const r = real(root);
+  return parse(r).root !== r && r !== real(home);
 }

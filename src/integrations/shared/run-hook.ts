@@ -19,7 +19,7 @@ import { recordHookError } from "./health.js";
 import { conversationStateDir, hasFreshCursorMarker, touchCursorMarker } from "./hook-state.js";
 import { resolveConversationId, resolveGenerationId } from "./ids.js";
 import { cursorVersion, parsePayload, type Payload } from "./payload.js";
-import { resolveProjectRoot } from "./project-root.js";
+import { isUsableProjectRoot, resolveProjectRoot } from "./project-root.js";
 import { readBoundedStdin, type StdinOptions } from "./stdin.js";
 
 export type HookOutput = Record<string, unknown>;
@@ -131,6 +131,9 @@ export async function runHook(spec: HookSpec, deps: RunDeps = {}): Promise<void>
     if (!native && !(conversationId && hasFreshCursorMarker(convDir))) {
       if (!spec.acceptForeign?.(argv)) return answer(null);
     }
+
+    // No project folder (a bare window, cwd at home): nothing to guard or record.
+    if (!isUsableProjectRoot(projectRoot, env.HOME || undefined)) return answer(spec.neutral);
 
     const ctx: HookContext = {
       hook: spec.name,
