@@ -106,16 +106,20 @@ export function removeChild(
   }
   if (next) {
     if (isSeparator(child.end, next.start)) return splice(text, child.start, next.start, "");
+    // Comments between: drop the comma after the child, then the child; comments stay.
     const comma = commas[index]!;
-    return splice(text, child.start, comma + 1, "");
+    return splice(splice(text, comma, comma + 1, ""), child.start, child.end, "");
   }
   // The only child.
   const open = container.start + 1;
   const close = container.end - 1;
   const from = isBlank(open, child.start) ? open : child.start;
-  const to = commas[index]! >= 0 ? commas[index]! + 1 : child.end;
-  let out = splice(text, from, to, "");
-  const newClose = close - (to - from);
+  const comma = commas[index]!;
+  // A trailing comma goes too; when comments sit between, only the comma itself.
+  const to = comma >= 0 && isBlank(child.end, comma) ? comma + 1 : child.end;
+  let out = comma >= 0 && to === child.end ? splice(text, comma, comma + 1, "") : text;
+  out = splice(out, from, to, "");
+  const newClose = close - (text.length - out.length);
   if (restoreCompact && isBlankText(out.slice(open, newClose)))
     out = splice(out, open, newClose, "");
   return out;

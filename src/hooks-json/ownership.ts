@@ -1,8 +1,10 @@
+import { createScanner } from "jsonc-parser";
 import { REMAINDER_DOMAIN, canonicalJson, digest, entryDigest } from "./canonical.js";
 import type { CommandScope, ShellGrammar } from "./command.js";
 import { AbsenceUnprovenError, ConflictError, InvalidRequestError, positionOf } from "./errors.js";
 import { type HooksDocument, type HooksWarning, commandOf, parseHooksText } from "./document.js";
 import { appendChild, removeChild } from "./edits.js";
+import { T } from "./tokens.js";
 import {
   DEFAULT_LAYOUT,
   type FieldValue,
@@ -13,6 +15,7 @@ import {
 } from "./layout.js";
 import {
   type JsonArray,
+  type JsonMember,
   type JsonObject,
   type JsonValue,
   type ParseMode,
@@ -385,6 +388,11 @@ function locateOwned(
     if (matches.length === 1) {
       const other = sameCommand.find((e) => e.node !== matches[0]!.node);
       if (other) throw new ConflictError("foreign-command-collision", posOf(doc!, other.node));
+      // A comment written inside an owned entry is the user's: removing or rewriting the entry
+      // would lose it, so it counts as an edit (digests ignore comments, so check separately).
+      if (hasComment(doc!.doc.text, matches[0]!.node)) {
+        throw new ConflictError("owned-entry-edited", posOf(doc!, matches[0]!.node));
+      }
       return { entry, node: matches[0]!.node, command };
     }
     if (sameCommand.length > 0)
@@ -474,7 +482,8 @@ function removeEntry(text: string, ref: OwnedRef, ctx: Context): string {
   if (
     slot.array.items.length > 1 ||
     !ctx.created.has(eventMark) ||
-    !holdsOnly(text, slot.array, index)
+    !holdsOnly(text, slot.array, index) ||
+    !isPlainMember(text, slot.member)
   ) {
     const restore = ctx.compacted.has(eventMark) && slot.array.items.length === 1;
     if (restore) ctx.compacted.delete(eventMark);
@@ -504,7 +513,8 @@ function removeCreatedSkeleton(text: string, ctx: Context): string {
     hooks &&
     hooks.members.length === 0 &&
     ctx.created.has("hooks") &&
-    isBlank(text, hooks.start + 1, hooks.end - 1)
+    isBlank(text, hooks.start + 1, hooks.end - 1) &&
+    isPlainMember(text, doc.hooksMember!)
   ) {
     text = removeChild(
       text,
@@ -519,6 +529,7 @@ function removeCreatedSkeleton(text: string, ctx: Context): string {
   const version = doc.version;
   if (
     version &&
+    isPlainMember(text, version) &&
     ctx.created.has("version") &&
     version.value.type === "number" &&
     version.value.text === "1"
@@ -541,6 +552,19 @@ function holdsOnly(text: string, container: JsonArray | JsonObject, index: numbe
     isBlank(text, container.start + 1, child.start) &&
     /^[ \t\r\n]*,?[ \t\r\n]*$/.test(text.slice(child.end, container.end - 1))
   );
+}
+
+function hasComment(text: string, node: JsonValue): boolean {
+  const scanner = createScanner(text.slice(node.start, node.end), false);
+  for (let kind = scanner.scan(); kind !== T.EOF; kind = scanner.scan()) {
+    if (kind === T.LineComment || kind === T.BlockComment) return true;
+  }
+  return false;
+}
+
+/** No comment between a member's key and value, so removing the member removes no comment. */
+function isPlainMember(text: string, m: JsonMember): boolean {
+  return /^[ \t\r\n]*:[ \t\r\n]*$/.test(text.slice(m.key.end, m.value.start));
 }
 
 function isBlank(text: string, from: number, to: number): boolean {

@@ -174,6 +174,34 @@ describe("install", () => {
   });
 });
 
+describe("identity by full content", () => {
+  // Red if ownership were decided by a file-name pattern (e.g. anything running AIC-*.cjs).
+  it("never treats a look-alike foreign entry as owned", () => {
+    const lookAlike = `{"hooks":{"stop":[{"command":"${CMD_STOP} --mine"},{"command":"node .cursor/hooks/AIC-init.cjs2"}]}}\n`;
+    const r = install(lookAlike, [STOP, START]);
+    expect(r.actions.added).toBe(2);
+    const removed = removeOwnedEntries({ bytes: r.bytes, receipt: r.receipt });
+    expect(dec(removed.bytes)).toBe(lookAlike);
+  });
+
+  // Red if any refusal message quoted the file's content.
+  it("never echoes document content in error messages", () => {
+    const marker = "SECRET-MARKER";
+    const bad = [
+      `{"${marker}": tru}`,
+      `{"${marker}":1,"${marker}":2}`,
+      `{"hooks":{"${marker}":{}}}`,
+      `{"version":"${marker}"}`,
+      `{"hooks":{"stop":[{"command":${JSON.stringify(CMD_STOP)},"${marker}":1}]}}`,
+    ];
+    for (const doc of bad) {
+      const err = errorOf(() => install(doc, [STOP]));
+      expect(err.message).not.toContain(marker);
+      expect(JSON.stringify(err)).not.toContain(marker);
+    }
+  });
+});
+
 describe("ownership checks with a receipt", () => {
   const base = () => install(FOREIGN);
 
@@ -192,6 +220,18 @@ describe("ownership checks with a receipt", () => {
     expect(err).toBeInstanceOf(ConflictError);
     expect(["owned-entry-edited", "owned-entry-missing"]).toContain(err.code);
     expect(() => verifyOwned({ bytes: edited, receipt: r.receipt })).toThrow(ConflictError);
+  });
+
+  // Red if removing an owned entry could silently delete a comment the user wrote inside it.
+  it("treats a comment inside an owned entry as an edit", () => {
+    const r = base();
+    const commented = enc(dec(r.bytes).replace('"loop_limit": 5', '"loop_limit": 5 /* why */'));
+    expect(errorOf(() => removeOwnedEntries({ bytes: commented, receipt: r.receipt })).code).toBe(
+      "owned-entry-edited",
+    );
+    expect(errorOf(() => verifyOwned({ bytes: commented, receipt: r.receipt })).code).toBe(
+      "owned-entry-edited",
+    );
   });
 
   // Red if an owned entry moved to another event still counted as owned.

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { createScanner } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import {
   CURSOR_HOOK_EVENTS,
@@ -350,4 +351,54 @@ describe.each(["jsonc", "strict"] as const)("properties (%s)", (mode) => {
       RUNS,
     );
   });
+
+  // Red if removing or updating owned entries ever deleted a comment, wherever it was put.
+  it.runIf(mode === "jsonc")("comments added anywhere survive update and removal", () => {
+    fc.assert(
+      fc.property(
+        documentText(mode),
+        desiredSubset,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("/*KEEP*/", "//KEEP\n"),
+        (text, desired, picks, comment) => {
+          const installed = install(text, desired, mode);
+          let out = dec(installed.bytes);
+          const baseline = out.split("KEEP").length - 1;
+          // Outside owned entries: a comment inside one is an edit (see the unit test).
+          const owned = ownedNodes(out, mode);
+          const boundaries = tokenEnds(out).filter(
+            (at) => !owned.some((n) => at > n.start && at < n.end),
+          );
+          const chosen = [...new Set(picks.map((p) => boundaries[p % boundaries.length]!))].sort(
+            (a, b) => b - a,
+          );
+          for (const at of chosen) out = splice(out, at, at, comment);
+          const count = (s: string) => s.split("KEEP").length - 1 - baseline;
+          const bytes = enc(out);
+          const updated = planOwnedEntries({
+            bytes,
+            receipt: installed.receipt,
+            desired: desired.slice(1),
+            grammar: "posix",
+            mode,
+          });
+          expect(count(dec(updated.bytes))).toBe(chosen.length);
+          const removed = removeOwnedEntries({ bytes, receipt: installed.receipt, mode });
+          expect(count(dec(removed.bytes))).toBe(chosen.length);
+          expect(() => parseJsonText(dec(removed.bytes), mode)).not.toThrow();
+        },
+      ),
+      RUNS,
+    );
+  });
 });
+
+/** Offsets right after each token: places a comment may go without changing meaning. */
+function tokenEnds(text: string): number[] {
+  const scanner = createScanner(text, true);
+  const ends: number[] = [];
+  for (let kind = scanner.scan(); kind !== 17; kind = scanner.scan()) {
+    ends.push(scanner.getTokenOffset() + scanner.getTokenLength());
+  }
+  return ends;
+}
