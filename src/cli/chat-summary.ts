@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { chatSummary, type ChatSummary } from "../service/diagnostics.js";
 import { sharedDatabase } from "../store/index.js";
-import { action, emit, projectArg } from "./output/command.js";
+import { action, emit, optionalProjectArg } from "./output/command.js";
 import type { Colours } from "./output/colour.js";
 import { int, ms, orDash, percent, time } from "./output/format.js";
 import { renderReport, renderTable, type Section } from "./output/table.js";
@@ -75,7 +75,7 @@ export function registerChatSummaryCommand(program: Command): void {
       action("chat-summary", (opts: { conversation: string; project?: string; json?: boolean }) => {
         const summary = chatSummary(sharedDatabase(), {
           conversationId: opts.conversation,
-          ...(opts.project !== undefined ? { projectRoot: projectArg(opts.project) } : {}),
+          projectRoot: optionalProjectArg(opts.project),
         });
         emit(summary, opts, renderChatSummary);
       }),

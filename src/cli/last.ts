@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { lastReport, type LastReport } from "../service/diagnostics.js";
 import { sharedDatabase } from "../store/index.js";
-import { action, emit, projectArg } from "./output/command.js";
+import { action, emit, optionalProjectArg } from "./output/command.js";
 import type { Colours } from "./output/colour.js";
 import { int, ms, orDash, percent, time } from "./output/format.js";
 import { renderReport, renderTable } from "./output/table.js";
@@ -60,10 +60,9 @@ export function registerLastCommand(program: Command): void {
     .option("--json", "print JSON for scripts")
     .action(
       action("last", (opts: { project?: string; prompt?: boolean; json?: boolean }) => {
-        const report = lastReport(
-          sharedDatabase(),
-          opts.project !== undefined ? { projectRoot: projectArg(opts.project) } : {},
-        );
+        const report = lastReport(sharedDatabase(), {
+          projectRoot: optionalProjectArg(opts.project),
+        });
         emit(report, opts, (r, c) => renderLast(r, c, opts.prompt));
       }),
     );

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { statusReport, type StatusReport } from "../service/diagnostics.js";
 import { sharedDatabase } from "../store/index.js";
-import { action, emit, positiveNumber, projectArg } from "./output/command.js";
+import { action, emit, positiveNumber, optionalProjectArg } from "./output/command.js";
 import type { Colours } from "./output/colour.js";
 import { countRows, int, ms, percent, time } from "./output/format.js";
 import { renderReport, renderTable, type Section } from "./output/table.js";
@@ -55,7 +55,7 @@ export function registerStatusCommand(program: Command): void {
       action("status", (opts: { days?: number; project?: string; json?: boolean }) => {
         const report = statusReport(sharedDatabase(), {
           ...(opts.days !== undefined ? { days: opts.days } : {}),
-          ...(opts.project !== undefined ? { projectRoot: projectArg(opts.project) } : {}),
+          projectRoot: optionalProjectArg(opts.project),
         });
         emit(report, opts, renderStatus);
       }),

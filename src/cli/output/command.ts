@@ -70,3 +70,8 @@ export function positiveNumber(name: string, integer = false): (value: string) =
 export function projectArg(dir: string): string {
   return resolveProjectRoot(resolve(process.cwd(), dir));
 }
+
+/** An optional `--project DIR` that narrows a report. */
+export function optionalProjectArg(dir: string | undefined): string | undefined {
+  return dir === undefined ? undefined : projectArg(dir);
+}

@@ -2,8 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { chatSummary } from "../../service/diagnostics.js";
-import { resolveProjectRoot } from "../../service/project-root.js";
-import type { ToolContext } from "../context.js";
+import { optionalProjectRoot, type ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
 
@@ -26,9 +25,7 @@ export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): vo
       jsonResult(
         chatSummary(ctx.db(), {
           conversationId: args.conversationId,
-          ...(args.projectRoot !== undefined
-            ? { projectRoot: resolveProjectRoot(args.projectRoot, ctx.homeDir) }
-            : {}),
+          projectRoot: optionalProjectRoot(ctx, args.projectRoot),
         }),
       ),
     ),

@@ -2,7 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { runCompilation } from "../../service/compilation-service.js";
 import { resolveProjectRoot } from "../../service/project-root.js";
-import type { ToolContext } from "../context.js";
+import { compilationDeps, type ToolContext } from "../context.js";
 import { compileInputSchema } from "../schemas.js";
 import { jsonResult, logFailures, textResult } from "../tool-result.js";
 
@@ -22,11 +22,7 @@ export function registerCompileTool(server: McpServer, ctx: ToolContext): void {
       if (args.triggerSource !== "subagent_stop") {
         await ctx.bootstrap.run(resolveProjectRoot(args.projectRoot, ctx.homeDir));
       }
-      const outcome = await runCompilation(args, {
-        db: ctx.db,
-        ...ctx.compilation,
-        ...(ctx.homeDir ? { homeDir: ctx.homeDir } : {}),
-      });
+      const outcome = await runCompilation(args, compilationDeps(ctx));
       if (outcome.reparented) {
         return jsonResult({ reparented: true, rowsUpdated: outcome.rowsUpdated });
       }

@@ -2,7 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { inspectCompilation } from "../../service/compilation-service.js";
-import type { ToolContext } from "../context.js";
+import { compilationDeps, type ToolContext } from "../context.js";
 import { compileInputShape } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
 
@@ -31,11 +31,7 @@ export function registerInspectTool(server: McpServer, ctx: ToolContext): void {
       inputSchema: inspectInputSchema,
     },
     logFailures("aic_inspect", ctx.log, async (args) => {
-      const out = await inspectCompilation(args, {
-        db: ctx.db,
-        ...ctx.compilation,
-        ...(ctx.homeDir ? { homeDir: ctx.homeDir } : {}),
-      });
+      const out = await inspectCompilation(args, compilationDeps(ctx));
       const { prompt: _prompt, ...context } = out.context;
       return jsonResult({ ...out, context });
     }),

@@ -2,8 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { lastReport } from "../../service/diagnostics.js";
-import { resolveProjectRoot } from "../../service/project-root.js";
-import type { ToolContext } from "../context.js";
+import { optionalProjectRoot, type ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
 
@@ -19,12 +18,9 @@ export function registerLastTool(server: McpServer, ctx: ToolContext): void {
     },
     logFailures("aic_last", ctx.log, (args) =>
       jsonResult(
-        lastReport(
-          ctx.db(),
-          args.projectRoot !== undefined
-            ? { projectRoot: resolveProjectRoot(args.projectRoot, ctx.homeDir) }
-            : {},
-        ) ?? { message: "no compilation recorded yet" },
+        lastReport(ctx.db(), { projectRoot: optionalProjectRoot(ctx, args.projectRoot) }) ?? {
+          message: "no compilation recorded yet",
+        },
       ),
     ),
   );

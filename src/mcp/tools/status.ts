@@ -2,8 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { statusReport } from "../../service/diagnostics.js";
-import { resolveProjectRoot } from "../../service/project-root.js";
-import type { ToolContext } from "../context.js";
+import { optionalProjectRoot, type ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
 
@@ -27,9 +26,7 @@ export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
       jsonResult(
         statusReport(ctx.db(), {
           ...(args.days !== undefined ? { days: args.days } : {}),
-          ...(args.projectRoot !== undefined
-            ? { projectRoot: resolveProjectRoot(args.projectRoot, ctx.homeDir) }
-            : {}),
+          projectRoot: optionalProjectRoot(ctx, args.projectRoot),
         }),
       ),
     ),
