@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { effectiveBudget, MIN_BUDGET } from "../../src/service/budget.js";
+import { compileCacheKey } from "../../src/service/cache-key.js";
 import { isWeakIntent, resolveIntent } from "../../src/service/intent.js";
 import { resolveProjectRoot } from "../../src/service/project-root.js";
 
@@ -79,5 +80,23 @@ describe("projectRoot", () => {
     expect(() => resolveProjectRoot(home, home)).toThrow(/home folder/);
     symlinkSync(home, join(project, "home-link"));
     expect(() => resolveProjectRoot(join(project, "home-link"), home)).toThrow(/home folder/);
+  });
+});
+
+describe("cache key", () => {
+  const request = { projectRoot: "/p", intent: "fix login", budget: 8000 };
+  it("changes with the AIC build and the content fingerprint, not with related-file order", () => {
+    const key = compileCacheKey(request, "fp1", "0.1.0+1");
+    expect(compileCacheKey(request, "fp1", "0.1.0+2")).not.toBe(key);
+    expect(compileCacheKey(request, "fp2", "0.1.0+1")).not.toBe(key);
+    const a = {
+      ...request,
+      toolOutputs: [{ type: "t", content: "", relatedFiles: ["b.ts", "a.ts"] }],
+    };
+    const b = {
+      ...request,
+      toolOutputs: [{ type: "t", content: "", relatedFiles: ["a.ts", "b.ts"] }],
+    };
+    expect(compileCacheKey(a, "fp1", "x")).toBe(compileCacheKey(b, "fp1", "x"));
   });
 });
