@@ -199,18 +199,20 @@ export function prepareRequest(
     optionalText(input.modelId) ??
     (conversationId ? sessionModel(projectRoot, conversationId) : undefined) ??
     config.config.model;
+  // Paths may be written against the root as given or as resolved (a symlinked checkout).
   const roots = [input.projectRoot.trim(), projectRoot];
-  const warnings: string[] = [];
   const previous = normaliseProjectPaths(input.previousFiles ?? [], roots);
+  const outside = [...previous.outside];
   const toolOutputs = (input.toolOutputs ?? []).map((t) => {
     if (!t.relatedFiles) return t;
     const related = normaliseProjectPaths(t.relatedFiles, roots);
-    previous.outside.push(...related.outside);
+    outside.push(...related.outside);
     return { ...t, relatedFiles: related.paths };
   });
-  if (previous.outside.length) {
+  const warnings = [...config.warnings];
+  if (outside.length) {
     warnings.push(
-      `ignored ${previous.outside.length} file path(s) outside the project: ${previous.outside.slice(0, 3).join(", ")}`,
+      `ignored ${outside.length} file path(s) outside the project: ${outside.slice(0, 3).join(", ")}`,
     );
   }
   const request: CompileRequest = {
@@ -230,7 +232,7 @@ export function prepareRequest(
     intentSource: resolved.source,
     realIntent: resolved.realIntent,
     config,
-    warnings: [...config.warnings, ...warnings],
+    warnings,
   };
 }
 
