@@ -7,16 +7,33 @@
  *   4. commit the final state.
  * A process killed anywhere leaves each file old or new, with a state that proves either.
  */
-import { digestOf, ensureParentDirs, FileWriter, isDirectory } from "./files.js";
+import { digestOf, ensureParentDirs, FileWriter, isDirectory, readBytes } from "./files.js";
 import type { FileChange, Plan } from "./plan.js";
 import { saveState, takeSnapshot, type InstallState } from "./state.js";
-import { recordKey, type InstallTargets } from "./targets.js";
+import { pathOfKey, recordKey, type InstallTargets } from "./targets.js";
 import { dirname } from "node:path";
 
 export interface Commit {
   hooksReceipts?: unknown;
   mcpEntry?: string;
   aicVersion: string;
+}
+
+/**
+ * After an install was killed midway, each journaled file holds either its old or its new bytes:
+ * record whichever it is as produced, so planners that leave a file alone (an exclude line that
+ * is already there, a kept rule) still leave a state that proves what is on disk.
+ */
+export function settleJournal(state: InstallState, targets: InstallTargets): InstallState {
+  const settled = structuredClone(state);
+  for (const [key, record] of Object.entries(settled.files)) {
+    if (record.pendingProduced === undefined) continue;
+    if (digestOf(readBytes(pathOfKey(targets.root, key))) === record.pendingProduced) {
+      record.produced = record.pendingProduced;
+    }
+    delete record.pendingProduced;
+  }
+  return settled;
 }
 
 /** The state after `plan` has been applied. */

@@ -10,7 +10,7 @@ import {
   HOOK_SCRIPTS,
   type HookRegistration,
 } from "../integrations/cursor/manifest.js";
-import { applyPlan, nextState } from "./apply.js";
+import { applyPlan, nextState, settleJournal } from "./apply.js";
 import { FileWriter, isDirectory } from "./files.js";
 import { planGitExclude } from "./git-exclude.js";
 import { planHooksInstall } from "./hooks-file.js";
@@ -87,7 +87,8 @@ export async function installCursor(
   try {
     let state;
     try {
-      state = loadState(targets.stateDir) ?? emptyState(deps.aicVersion, targets.scope);
+      const loaded = loadState(targets.stateDir);
+      state = loaded ? settleJournal(loaded, targets) : emptyState(deps.aicVersion, targets.scope);
     } catch (err) {
       if (err instanceof StateError) return refused([err.message], targets);
       throw err;

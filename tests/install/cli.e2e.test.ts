@@ -277,8 +277,9 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect((await runCli(pkg, sbx, ["uninstall", "cursor"])).stdout.trim()).toBe("restored");
   });
 
-  // Writes: 14 scripts, hooks.json (15th), rule, mcp.json, info/exclude.
-  for (const crashAfter of [1, 15]) {
+  // Writes: 14 scripts, hooks.json (15th), rule, mcp.json, info/exclude (18th, the last before the
+  // final state is committed).
+  for (const crashAfter of [1, 15, 18]) {
     it(`a process killed after write ${crashAfter} leaves old-or-new files, and a rerun completes`, async () => {
       const sbx = sandbox({ git: true });
       writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
