@@ -19,7 +19,12 @@ export function renderLast(r: LastReport | null, c: Colours, withPrompt = false)
     [
       ["Project", l.projectRoot],
       ["Intent", l.intent],
-      ["Intent source", l.intentSource],
+      [
+        "Intent source",
+        l.intentGiven === null
+          ? l.intentSource
+          : `${l.intentSource} (given: ${JSON.stringify(l.intentGiven)})`,
+      ],
       ["Task class", orDash(l.taskClass)],
       ["Conversation", orDash(l.conversationId)],
       ["Editor / model", `${orDash(l.editorId)} / ${orDash(l.modelId)}`],
