@@ -1,21 +1,31 @@
-/** Bundles bench/lib/compile-entry.ts to bench/.build/aic-compile.mjs (node_modules stay external). */
+/**
+ * Bundles the `aic compile` entry and the compiler library into bench/.build/ (node_modules stay
+ * external), so a benchmark measures one fixed build even while dist/ is being rebuilt.
+ */
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BENCH_CLI = join(here, "..", ".build", "aic-compile.mjs");
+export const BENCH_COMPILER = join(here, "..", ".build", "compiler.mjs");
 
+const common = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "error",
+};
+
+/** Builds the CLI entry and the compiler library; returns the CLI path. */
 export async function buildBenchCli() {
+  await build({ ...common, entryPoints: [join(here, "compile-entry.ts")], outfile: BENCH_CLI });
   await build({
-    entryPoints: [join(here, "compile-entry.ts")],
-    outfile: BENCH_CLI,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    logLevel: "error",
+    ...common,
+    entryPoints: [join(here, "..", "..", "src", "compiler", "index.ts")],
+    outfile: BENCH_COMPILER,
   });
   return BENCH_CLI;
 }

@@ -11,7 +11,7 @@ import type { CompiledContext, CompileRequest, CompileTrace } from "./types.js";
 import { scanProject, type ScanDeps, defaultScanDeps } from "./scan.js";
 import { analyzeIntent } from "./intent.js";
 import { ProjectIndex, type IndexedFile } from "./project-index.js";
-import { loadIndex, saveIndex } from "./index-cache.js";
+import { loadIndex, saveExtras, saveIndex } from "./index-cache.js";
 import { ImportResolver, readTsPaths } from "./imports.js";
 import { rankFiles } from "./rank.js";
 import {
@@ -162,7 +162,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     // 3. Index.
     const state = stateFor(root);
     const refreshed = state.index.refresh(root, allowed);
-    let dirty = refreshed.changed;
+    let extrasDirty = false;
     const nonText = refreshed.files.filter((f) => f.entry.skip);
     const indexed = refreshed.files.filter((f) => !f.entry.skip);
     t = lap("index", t);
@@ -203,7 +203,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
       const lang = syntaxLanguage(path);
       if (!lang) return [];
       f.entry.symbols = await extractSymbols(lang, text);
-      dirty = true;
+      extrasDirty = true;
       return f.entry.symbols;
     };
     const intentSection = renderIntent(intentText);
@@ -229,7 +229,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
         loadSymbols,
         noteTokens: (path, tokens) => {
           byPath.get(path)!.entry.tokens = tokens;
-          dirty = true;
+          extrasDirty = true;
         },
       },
       { budget, reserved, intent, termWeights },
@@ -257,9 +257,11 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     }
     lap("render", t);
 
-    if (dirty) {
+    if (refreshed.changed || extrasDirty) {
       try {
-        saveIndex(join(cacheRoot, projectHash(root)), state.index);
+        const dir = join(cacheRoot, projectHash(root));
+        if (refreshed.changed) saveIndex(dir, state.index);
+        else saveExtras(dir, state.index);
       } catch (err) {
         // The cache is an optimisation: a read-only AIC_HOME must not fail the compile.
         state.loadNote = `index cache not saved: ${(err as Error).message}`;

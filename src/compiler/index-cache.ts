@@ -1,7 +1,11 @@
 /**
- * The on-disk index cache: one compact JSON file per project under AIC_HOME (never inside the
- * project). A shared vocabulary turns each file's terms into small integers, so a warm process
- * loads a large project's index in tens of milliseconds. Written atomically (temp file + rename).
+ * The on-disk index cache, under AIC_HOME (never inside the project). Two files per project:
+ * - `index.json` + `terms.bin`: per-path stamps and per-content-hash entries; each entry's terms
+ *   are (vocabulary id, count) pairs in one binary array, so a large project loads in tens of
+ *   milliseconds without parsing millions of JSON numbers; rewritten only when files changed.
+ * - `extras.json`: tree-sitter symbols and exact token counts, filled lazily as files are packed;
+ *   small, so adding to it does not rewrite the big file.
+ * Both are written atomically (temp file + rename); a corrupt or foreign file means a rebuild.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,8 +14,10 @@ import { ProjectIndex, Vocabulary, type FileStamp, type IndexEntry } from "./pro
 import type { CodeSymbol } from "./syntax.js";
 
 /** Bump when the entry format or the term extraction changes: old caches are then ignored. */
-export const INDEX_FORMAT = 4;
-const FILE_NAME = "index.json";
+export const INDEX_FORMAT = 6;
+const INDEX_FILE = "index.json";
+const EXTRAS_FILE = "extras.json";
+const TERMS_FILE = "terms.bin";
 
 type SymbolTuple = [string, CodeSymbol["kind"], number, number, number, string?];
 
@@ -20,48 +26,85 @@ interface StoredEntry {
   c: number;
   n: number;
   e: number;
-  t: number[];
+  /** [offset, length] of the term pairs in terms.bin (in 32-bit words). */
+  t: [number, number];
+  /** Terms of defined names, as vocabulary ids. */
+  dt: number[];
   d: string[];
   i: string[];
-  s?: SymbolTuple[];
-  k?: number;
   x?: string;
 }
 
 interface StoredIndex {
   format: number;
+  /** Random id also written at the start of terms.bin: a mismatch means a torn write. */
+  generation: number;
   vocab: string[];
   /** path -> [size, mtimeMs, hash] */
   files: Record<string, [number, number, string]>;
   entries: Record<string, StoredEntry>;
 }
 
-export function loadIndex(dir: string): { index: ProjectIndex; note?: string } {
+interface StoredExtras {
+  format: number;
+  /** hash -> [exact tokens or null, symbols or null] */
+  entries: Record<string, [number | null, SymbolTuple[] | null]>;
+}
+
+function readJson<T>(path: string): T | "missing" | "corrupt" {
   let raw: string;
   try {
-    raw = readFileSync(join(dir, FILE_NAME), "utf8");
+    raw = readFileSync(path, "utf8");
   } catch {
-    return { index: new ProjectIndex(), note: "no index cache yet" };
+    return "missing";
   }
-  let stored: StoredIndex;
   try {
-    stored = JSON.parse(raw) as StoredIndex;
+    return JSON.parse(raw) as T;
   } catch {
-    return { index: new ProjectIndex(), note: "index cache unreadable; rebuilt" };
+    return "corrupt";
   }
+}
+
+function writeAtomic(path: string, body: unknown): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, body instanceof Uint32Array ? body : JSON.stringify(body), {
+    mode: PRIVATE_FILE_MODE,
+  });
+  renameSync(tmp, path);
+}
+
+export function loadIndex(dir: string): { index: ProjectIndex; note?: string } {
+  const stored = readJson<StoredIndex>(join(dir, INDEX_FILE));
+  if (stored === "missing") return { index: new ProjectIndex(), note: "no index cache yet" };
+  if (stored === "corrupt")
+    return { index: new ProjectIndex(), note: "index cache unreadable; rebuilt" };
   if (stored.format !== INDEX_FORMAT)
     return { index: new ProjectIndex(), note: "index cache from another version; rebuilt" };
+  let terms: Uint32Array;
+  try {
+    const buf = readFileSync(join(dir, TERMS_FILE));
+    terms = new Uint32Array(buf.buffer, buf.byteOffset, Math.floor(buf.byteLength / 4));
+  } catch {
+    return { index: new ProjectIndex(), note: "index cache incomplete; rebuilt" };
+  }
+  if (terms[0] !== stored.generation)
+    return { index: new ProjectIndex(), note: "index cache incomplete; rebuilt" };
+  const extras = readJson<StoredExtras>(join(dir, EXTRAS_FILE));
+  const extra = typeof extras === "object" && extras.format === INDEX_FORMAT ? extras.entries : {};
   const entries = new Map<string, IndexEntry>();
-  for (const [hash, e] of Object.entries(stored.entries)) {
+  for (const hash in stored.entries) {
+    const e = stored.entries[hash]!;
+    const x = extra[hash];
     entries.set(hash, {
       lang: e.l,
       chars: e.c,
       lines: e.n,
       estTokens: e.e,
-      termIds: e.t,
+      termIds: terms.subarray(e.t[0], e.t[0] + e.t[1]),
+      defTermIds: e.dt,
       defs: e.d,
       imports: e.i,
-      symbols: e.s?.map(([name, kind, startLine, endLine, headerEndLine, parent]) => ({
+      symbols: x?.[1]?.map(([name, kind, startLine, endLine, headerEndLine, parent]) => ({
         name,
         kind,
         startLine,
@@ -69,58 +112,97 @@ export function loadIndex(dir: string): { index: ProjectIndex; note?: string } {
         headerEndLine,
         ...(parent ? { parent } : {}),
       })),
-      tokens: e.k,
+      tokens: x?.[0] ?? undefined,
       skip: e.x,
     });
   }
   const stamps = new Map<string, FileStamp>();
-  for (const [path, [size, mtimeMs, hash]] of Object.entries(stored.files))
+  for (const path in stored.files) {
+    const [size, mtimeMs, hash] = stored.files[path]!;
     stamps.set(path, { size, mtimeMs, hash });
+  }
   return { index: new ProjectIndex(new Vocabulary(stored.vocab), entries, stamps) };
 }
 
+/** Writes the big index file: call when files were added, changed or removed. */
 export function saveIndex(dir: string, index: ProjectIndex): void {
-  index.prune();
-  // Re-number the vocabulary so terms of deleted files do not accumulate forever.
-  const vocab = new Vocabulary();
-  const entries: Record<string, StoredEntry> = {};
-  for (const [hash, e] of index.entries) {
-    const t: number[] = new Array<number>(e.termIds.length);
-    for (let i = 0; i < e.termIds.length; i += 2) {
-      t[i] = vocab.id(index.vocab.words[e.termIds[i]!]!);
-      t[i + 1] = e.termIds[i + 1]!;
+  const pruned = index.prune();
+  ensurePrivateDir(dir);
+  // Re-number the vocabulary only when entries went away, so dead terms do not pile up.
+  const vocab = pruned > 0 ? new Vocabulary() : index.vocab;
+  const remap = <T extends Uint32Array | number[]>(ids: T, pairs: boolean): T => {
+    if (pruned === 0) return ids;
+    const out = (
+      ids instanceof Uint32Array ? new Uint32Array(ids.length) : new Array<number>(ids.length)
+    ) as T;
+    for (let i = 0; i < ids.length; i++) {
+      out[i] = pairs && i % 2 === 1 ? ids[i]! : vocab.id(index.vocab.words[ids[i]!]!);
     }
+    return out;
+  };
+  const entries: Record<string, StoredEntry> = {};
+  let words = 1;
+  for (const e of index.entries.values()) words += e.termIds.length;
+  const terms = new Uint32Array(words);
+  const generation = (Math.random() * 0xffffffff) >>> 0;
+  terms[0] = generation;
+  let offset = 1;
+  for (const [hash, e] of index.entries) {
+    terms.set(remap(e.termIds, true), offset);
     const stored: StoredEntry = {
       l: e.lang,
       c: e.chars,
       n: e.lines,
       e: e.estTokens,
-      t,
+      t: [offset, e.termIds.length],
+      dt: remap(e.defTermIds, false),
       d: e.defs,
       i: e.imports,
     };
-    if (e.symbols)
-      stored.s = e.symbols.map(
-        (s) =>
-          [
-            s.name,
-            s.kind,
-            s.startLine,
-            s.endLine,
-            s.headerEndLine,
-            ...(s.parent ? [s.parent] : []),
-          ] as SymbolTuple,
-      );
-    if (e.tokens !== undefined) stored.k = e.tokens;
+    offset += e.termIds.length;
     if (e.skip) stored.x = e.skip;
     entries[hash] = stored;
   }
   const files: StoredIndex["files"] = {};
   for (const [path, s] of index.stamps) files[path] = [s.size, s.mtimeMs, s.hash];
-  const body: StoredIndex = { format: INDEX_FORMAT, vocab: vocab.words, files, entries };
+  writeAtomic(join(dir, TERMS_FILE), terms);
+  writeAtomic(join(dir, INDEX_FILE), {
+    format: INDEX_FORMAT,
+    generation,
+    vocab: vocab.words,
+    files,
+    entries,
+  } satisfies StoredIndex);
+  saveExtras(dir, index);
+  if (pruned > 0)
+    index.adoptVocabulary(vocab, (e) => ({
+      termIds: remap(e.termIds, true),
+      defTermIds: remap(e.defTermIds, false),
+    }));
+}
+
+/** Writes symbols and exact token counts: call when packing computed new ones. */
+export function saveExtras(dir: string, index: ProjectIndex): void {
   ensurePrivateDir(dir);
-  const target = join(dir, FILE_NAME);
-  const tmp = `${target}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(body), { mode: PRIVATE_FILE_MODE });
-  renameSync(tmp, target);
+  const entries: StoredExtras["entries"] = {};
+  for (const [hash, e] of index.entries) {
+    if (e.tokens === undefined && !e.symbols) continue;
+    entries[hash] = [
+      e.tokens ?? null,
+      e.symbols
+        ? e.symbols.map(
+            (s) =>
+              [
+                s.name,
+                s.kind,
+                s.startLine,
+                s.endLine,
+                s.headerEndLine,
+                ...(s.parent ? [s.parent] : []),
+              ] as SymbolTuple,
+          )
+        : null,
+    ];
+  }
+  writeAtomic(join(dir, EXTRAS_FILE), { format: INDEX_FORMAT, entries } satisfies StoredExtras);
 }

@@ -190,7 +190,8 @@ export async function packFiles(
   deps: PackDeps,
   opts: PackOptions,
 ): Promise<PackedItem[]> {
-  const available = Math.max(0, opts.budget - opts.reserved);
+  // A small margin: sections are counted one by one, the whole prompt once at the end.
+  const available = Math.max(0, Math.floor((opts.budget - opts.reserved) * 0.985));
   let remaining = available;
   const items: PackedItem[] = [];
   const maxContent = opts.maxContentFiles ?? 40;
@@ -223,9 +224,12 @@ export async function packFiles(
     let text: string | undefined;
     if ((c.tokens ?? c.estTokens * 0.7) <= cap) {
       text = await deps.loadText(c.path);
-      const sec = section(c.path, c.lang, "full", "", text);
-      const cost = deps.countTokens(sec);
-      if (c.tokens === undefined) deps.noteTokens?.(c.path, deps.countTokens(text));
+      let bodyTokens = c.tokens;
+      if (bodyTokens === undefined) {
+        bodyTokens = deps.countTokens(text);
+        deps.noteTokens?.(c.path, bodyTokens);
+      }
+      const cost = bodyTokens + deps.countTokens(section(c.path, c.lang, "full", "", ""));
       if (cost <= cap) {
         items.push({
           path: c.path,
@@ -244,7 +248,8 @@ export async function packFiles(
     if (lines[lines.length - 1] === "") lines.pop();
     const symbols = await deps.loadSymbols(c.path, text);
 
-    // Regions: best-matching units first, as many as fit under the cap.
+    // Regions: best-matching units first, as many as fit under the cap. Each unit is counted once;
+    // the assembled section is counted exactly at the end (and trimmed if joins cost more).
     const units: Unit[] = unitsOf(symbols, lines).map((u) => ({
       ...u,
       score: scoreUnit(u, lines, opts),
@@ -252,21 +257,36 @@ export async function packFiles(
     const ranked = units
       .filter((u) => u.score > 0)
       .sort((a, b) => b.score - a.score || a.startLine - b.startLine);
-    const chosen: Unit[] = [];
-    let best: { body: string; cost: number; regions: Region[] } | undefined;
+    const overhead = deps.countTokens(section(c.path, c.lang, "regions", "", "...\n")) + 2;
+    let chosen: Unit[] = [];
+    let estimate = overhead;
     for (const u of ranked) {
-      const trial = [...chosen, u];
-      const body = renderRegions(trial, lines);
-      const regions = trial
+      let cost =
+        deps.countTokens(lines.slice(u.startLine - 1, u.endLine).join("\n")) +
+        deps.countTokens(`${u.name} L${u.startLine}-${u.endLine}, `) +
+        3;
+      if (u.context && !chosen.some((x) => x.context?.[0] === u.context![0])) {
+        cost += deps.countTokens(lines.slice(u.context[0] - 1, u.context[1]).join("\n")) + 2;
+      }
+      if (estimate + cost > cap) continue; // a smaller unit further down may still fit
+      chosen.push(u);
+      estimate += cost;
+      if (chosen.length >= 12) break;
+    }
+    let best: { body: string; cost: number; regions: Region[] } | undefined;
+    while (chosen.length > 0) {
+      const body = renderRegions(chosen, lines);
+      const regions = chosen
         .map((t) => ({ startLine: t.startLine, endLine: t.endLine, symbol: t.name }))
         .sort((a, b) => a.startLine - b.startLine);
       const cost = deps.countTokens(
         section(c.path, c.lang, "regions", regionDetail(regions), body),
       );
-      if (cost > cap) continue; // a smaller unit further down may still fit
-      chosen.push(u);
-      best = { body, cost, regions };
-      if (chosen.length >= 12) break;
+      if (cost <= cap) {
+        best = { body, cost, regions };
+        break;
+      }
+      chosen = chosen.slice(0, -1);
     }
     if (best) {
       items.push({

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScannedFile } from "./scan.js";
-import { termFrequencies } from "./terms.js";
+import { forEachIdentifier, identifierTerms } from "./terms.js";
 import { extractImports } from "./imports.js";
 import type { CodeSymbol } from "./syntax.js";
 
@@ -19,7 +19,9 @@ export interface IndexEntry {
   /** chars/4-style estimate for ranking and the funnel; packing uses exact counts. */
   estTokens: number;
   /** Flat pairs [termId, count, ...] into the owning index's vocabulary. */
-  termIds: number[];
+  termIds: Uint32Array;
+  /** Terms of the defined names, as vocabulary ids (the "symbols" field of ranking). */
+  defTermIds: number[];
   /** Names defined in the file (cheap regex pass over every file). */
   defs: string[];
   imports: string[];
@@ -157,11 +159,53 @@ export class Vocabulary {
   }
 }
 
-export function buildEntry(path: string, text: string, vocab: Vocabulary): IndexEntry {
+/** Identifier -> its term ids, shared across files: code repeats the same names everywhere. */
+export type TermIdCache = Map<string, number[]>;
+
+/** Scratch counters indexed by term id, reused across files (a Map per file costs 5x more). */
+let scratch = new Uint32Array(1 << 16);
+
+function termCounts(text: string, vocab: Vocabulary, cache: TermIdCache): Uint32Array {
+  const touched: number[] = [];
+  forEachIdentifier(text, (word) => {
+    let ids = cache.get(word);
+    if (!ids) {
+      ids = identifierTerms(word).map((t) => vocab.id(t));
+      if (cache.size > 300_000) cache.clear();
+      cache.set(word, ids);
+      if (vocab.words.length > scratch.length) {
+        const grown = new Uint32Array(Math.max(vocab.words.length, scratch.length * 2));
+        grown.set(scratch);
+        scratch = grown;
+      }
+    }
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
+      if (scratch[id] === 0) touched.push(id);
+      scratch[id]!++;
+    }
+  });
+  const out = new Uint32Array(touched.length * 2);
+  let k = 0;
+  for (const id of touched) {
+    out[k++] = id;
+    out[k++] = scratch[id]!;
+    scratch[id] = 0;
+  }
+  return out;
+}
+
+export function buildEntry(
+  path: string,
+  text: string,
+  vocab: Vocabulary,
+  cache: TermIdCache = new Map(),
+): IndexEntry {
   const lang = languageOf(path);
-  const tf = termFrequencies(text);
-  const termIds: number[] = [];
-  for (const [term, count] of tf) termIds.push(vocab.id(term), count);
+  const termIds = termCounts(text, vocab, cache);
+  const defs = extractDefs(lang, text);
+  const defTerms = new Set<number>();
+  for (const d of defs) for (const t of identifierTerms(d)) defTerms.add(vocab.id(t));
   let lines = 1;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
   return {
@@ -170,7 +214,8 @@ export function buildEntry(path: string, text: string, vocab: Vocabulary): Index
     lines,
     estTokens: estimateTokens(text),
     termIds,
-    defs: extractDefs(lang, text),
+    defTermIds: [...defTerms],
+    defs,
     imports: extractImports(path, text),
   };
 }
@@ -190,8 +235,10 @@ export interface RefreshStats {
 
 /** One project's index in memory; persisted by index-cache.ts. */
 export class ProjectIndex {
+  private termIdCache: TermIdCache = new Map();
+
   constructor(
-    readonly vocab: Vocabulary = new Vocabulary(),
+    public vocab: Vocabulary = new Vocabulary(),
     readonly entries: Map<string, IndexEntry> = new Map(),
     readonly stamps: Map<string, FileStamp> = new Map(),
   ) {}
@@ -229,12 +276,13 @@ export class ProjectIndex {
                   chars: 0,
                   lines: 0,
                   estTokens: 0,
-                  termIds: [],
+                  termIds: new Uint32Array(0),
+                  defTermIds: [],
                   defs: [],
                   imports: [],
                   skip: decoded.skip,
                 }
-              : buildEntry(f.path, decoded.text, this.vocab);
+              : buildEntry(f.path, decoded.text, this.vocab, this.termIdCache);
           this.entries.set(hash, entry);
           stats.indexed++;
         }
@@ -253,9 +301,26 @@ export class ProjectIndex {
     return { files: out, stats, changed };
   }
 
-  /** Drops entries no path refers to any more (old versions of edited files). */
-  prune(): void {
+  /** Drops entries no path refers to any more (old versions of edited files); returns how many. */
+  prune(): number {
     const used = new Set([...this.stamps.values()].map((s) => s.hash));
-    for (const hash of [...this.entries.keys()]) if (!used.has(hash)) this.entries.delete(hash);
+    let removed = 0;
+    for (const hash of [...this.entries.keys()]) {
+      if (!used.has(hash)) {
+        this.entries.delete(hash);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Switches to a re-numbered vocabulary (after pruning), rewriting each entry's ids. */
+  adoptVocabulary(
+    vocab: Vocabulary,
+    remap: (e: IndexEntry) => Pick<IndexEntry, "termIds" | "defTermIds">,
+  ): void {
+    for (const e of this.entries.values()) Object.assign(e, remap(e));
+    this.vocab = vocab;
+    this.termIdCache = new Map();
   }
 }

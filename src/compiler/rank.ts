@@ -6,7 +6,7 @@
  */
 import type { Intent } from "./intent.js";
 import type { IndexedFile, Vocabulary } from "./project-index.js";
-import { identifierTerms, pathTerms } from "./terms.js";
+import { pathTerms } from "./terms.js";
 import type { ImportResolver } from "./imports.js";
 
 export interface ScoreParts {
@@ -124,35 +124,52 @@ export interface RankOutput {
   termWeights: Map<string, number>;
 }
 
+/** Path terms, memoised: a warm process ranks the same paths again and again. */
+const pathTermCache = new Map<string, string[]>();
+function termsOfPath(path: string): string[] {
+  let terms = pathTermCache.get(path);
+  if (!terms) {
+    terms = [...new Set(pathTerms(path))];
+    if (pathTermCache.size > 200_000) pathTermCache.clear();
+    pathTermCache.set(path, terms);
+  }
+  return terms;
+}
+
 export function rankFiles(input: RankInput): RankOutput {
   const { intent, files, vocab, resolver } = input;
   const n = files.length;
   if (n === 0) return { ranked: [], termWeights: new Map() };
 
-  // Query terms present in the vocabulary, with their intent weights.
+  // Query terms present in the vocabulary, with their intent weights; slot[id] = query slot or -1.
   const queryIds = new Map<number, number>();
   for (const [term, weight] of intent.terms) {
     const id = vocab.lookup(term);
     if (id !== undefined) queryIds.set(id, weight);
   }
+  const qIds = [...queryIds.keys()];
+  const slot = new Int32Array(vocab.words.length).fill(-1);
+  qIds.forEach((id, q) => (slot[id] = q));
+  const nq = qIds.length;
 
-  // One pass over every file's term list: document lengths and the tf of query terms.
+  // One pass over every file's term pairs: document lengths and the tf of query terms.
   const lengths = new Float64Array(n);
-  const hits: Map<number, number>[] = new Array(n);
-  const df = new Map<number, number>();
+  const tfs = new Float64Array(n * nq);
+  const dfBySlot = new Float64Array(nq);
   for (let i = 0; i < n; i++) {
     const t = files[i]!.entry.termIds;
     let len = 0;
-    const h = new Map<number, number>();
     for (let j = 0; j < t.length; j += 2) {
-      const count = t[j + 1]!;
-      len += count;
-      if (queryIds.has(t[j]!)) h.set(t[j]!, count);
+      len += t[j + 1]!;
+      const q = slot[t[j]!]!;
+      if (q >= 0) {
+        tfs[i * nq + q] = t[j + 1]!;
+        dfBySlot[q]!++;
+      }
     }
     lengths[i] = len;
-    hits[i] = h;
-    for (const id of h.keys()) df.set(id, (df.get(id) ?? 0) + 1);
   }
+  const df = new Map<number, number>(qIds.map((id, q) => [id, dfBySlot[q]!]));
   let avgLen = 0;
   for (const l of lengths) avgLen += l;
   avgLen = avgLen / n || 1;
@@ -164,6 +181,10 @@ export function rankFiles(input: RankInput): RankOutput {
     const id = vocab.lookup(term);
     termIdf.set(term, weight * idf(id === undefined ? 0 : (df.get(id) ?? 0)));
   }
+
+  const qWeight = qIds.map((id) => queryIds.get(id)! * idf(df.get(id)!));
+  const idIdf = new Map<number, number>();
+  for (const [id, weight] of queryIds) idIdf.set(id, weight * idf(df.get(id) ?? 0));
 
   const paths = files.map((f) => f.path);
   const byBase = new Map<string, string[]>();
@@ -202,19 +223,17 @@ export function rankFiles(input: RankInput): RankOutput {
   for (let i = 0; i < n; i++) {
     const f = files[i]!;
     let content = 0;
-    for (const [id, tf] of hits[i]!) {
-      const norm = tf + k1 * (1 - b + (b * lengths[i]!) / avgLen);
-      content += queryIds.get(id)! * idf(df.get(id)!) * ((tf * (k1 + 1)) / norm);
+    const lengthNorm = k1 * (1 - b + (b * lengths[i]!) / avgLen);
+    for (let q = 0; q < nq; q++) {
+      const tf = tfs[i * nq + q]!;
+      if (tf > 0) content += qWeight[q]! * ((tf * (k1 + 1)) / (tf + lengthNorm));
     }
     parts[i]!.content = content;
-    const pt = new Set(pathTerms(f.path));
     let pathScore = 0;
-    for (const t of pt) pathScore += termIdf.get(t) ?? 0;
+    for (const t of termsOfPath(f.path)) pathScore += termIdf.get(t) ?? 0;
     parts[i]!.path = pathScore;
-    const defTerms = new Set<string>();
-    for (const d of f.entry.defs) for (const t of identifierTerms(d)) defTerms.add(t);
     let symScore = 0;
-    for (const t of defTerms) symScore += termIdf.get(t) ?? 0;
+    for (const id of f.entry.defTermIds) symScore += idIdf.get(id) ?? 0;
     parts[i]!.symbols = symScore;
   }
   for (const key of ["content", "path", "symbols"] as const) {

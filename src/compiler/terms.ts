@@ -107,6 +107,36 @@ export function identifierTerms(identifier: string): string[] {
   return out;
 }
 
+const IDENT_START = new Uint8Array(128);
+const IDENT_PART = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  IDENT_START[c] = /[A-Za-z_$]/.test(ch) ? 1 : 0;
+  IDENT_PART[c] = /[A-Za-z0-9_$]/.test(ch) ? 1 : 0;
+}
+
+/**
+ * Calls `visit` for each identifier-like word of the text (same words as /[A-Za-z_$][\w$]*\/).
+ * A hand-written scanner: indexing a large project spends most of its time here.
+ */
+export function forEachIdentifier(text: string, visit: (word: string) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && IDENT_START[c] === 1) {
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d >= 128 || IDENT_PART[d] === 0) break;
+        j++;
+      }
+      visit(text.slice(i, j));
+      i = j;
+    } else i++;
+  }
+}
+
 /** Term frequencies of free text or code. */
 export function termFrequencies(text: string, into: Map<string, number> = new Map()) {
   // Cache per distinct identifier: code repeats the same names many times.
