@@ -76,15 +76,16 @@ export function parseReceipt(value: unknown): OwnershipReceipt {
   return result.data;
 }
 
-/** The entry as ordered key/value pairs: command first, then the spec's fields. */
+/** An entry as ordered key/value pairs: command first, then the spec's fields. */
+export type EntryPairs = Array<readonly [string, FieldValue]>;
+
+/** The entry a spec renders to, for a grammar and scope. */
 export function entryPairs(
   spec: Pick<OwnedEntrySpec, "argv" | "fields">,
   grammar: ShellGrammar,
   scope: CommandScope,
-): Array<readonly [string, FieldValue]> {
-  const pairs: Array<readonly [string, FieldValue]> = [
-    ["command", renderCommand(spec.argv, grammar, { scope })],
-  ];
+): EntryPairs {
+  const pairs: EntryPairs = [["command", renderCommand(spec.argv, grammar, { scope })]];
   for (const [key, value] of Object.entries(spec.fields ?? {})) {
     const ok =
       key !== "command" &&
@@ -98,7 +99,7 @@ export function entryPairs(
 }
 
 /** Digest of the entry a spec renders to, computed through the same parser as the document. */
-export function specDigest(pairs: ReadonlyArray<readonly [string, FieldValue]>): string {
+export function specDigest(pairs: EntryPairs): string {
   return entryDigest(parseJsonText(renderEntry(pairs, "", DEFAULT_LAYOUT), "strict").root);
 }
 

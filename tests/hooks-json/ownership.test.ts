@@ -151,6 +151,14 @@ describe("install", () => {
     );
   });
 
+  // Red if an entry field could override the command or hold a non-JSON number.
+  it("refuses invalid entry fields", () => {
+    for (const fields of [{ command: "x" }, { timeout: Number.NaN }, { timeout: Infinity }]) {
+      const spec = { ...STOP, fields } as unknown as OwnedEntrySpec;
+      expect(errorOf(() => install("{}", [spec])).code).toBe("invalid-field");
+    }
+  });
+
   // Red if a refusal produced partial output or changed the caller's bytes.
   it("a refusal throws before producing anything and leaves the input intact", () => {
     const bytes = enc('{"hooks": {"stop": {}}}');
