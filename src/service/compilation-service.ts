@@ -42,6 +42,7 @@ import {
   touchSession,
   upsertProject,
   writeTransaction,
+  type CompilationRecord,
   type Db,
   type TopFile,
 } from "../store/index.js";
@@ -187,9 +188,14 @@ export function prepareRequest(
   }
   const config = deps.loadConfig(projectRoot);
   const conversationId = optionalText(input.conversationId);
-  const lastRealIntent = conversationId
-    ? getSession(deps.db(), conversationId)?.lastIntent
-    : undefined;
+  const warnings = [...config.warnings];
+  let lastRealIntent: string | null | undefined;
+  try {
+    lastRealIntent = conversationId ? getSession(deps.db(), conversationId)?.lastIntent : undefined;
+  } catch (err) {
+    // A broken database must not keep the agent from its context; say what is missing.
+    warnings.push(`conversation history unavailable: ${(err as Error).message}`);
+  }
   const resolved = resolveIntent({
     given: input.intent,
     stepIntent: input.stepIntent,
@@ -209,7 +215,6 @@ export function prepareRequest(
     outside.push(...related.outside);
     return { ...t, relatedFiles: related.paths };
   });
-  const warnings = [...config.warnings];
   if (outside.length) {
     warnings.push(
       `ignored ${outside.length} file path(s) outside the project: ${outside.slice(0, 3).join(", ")}`,
@@ -259,6 +264,40 @@ function topFiles(context: CompiledContext, limit = 10): TopFile[] {
     .map((f) => ({ path: f.path, tier: f.tier, tokens: f.tokens }));
 }
 
+/** One transaction: the project, the log row, the session, and the cache entry on a miss. */
+function recordCompilation(
+  db: Db,
+  projectRoot: string,
+  row: Omit<CompilationRecord, "projectId">,
+  session: { conversationId: string | null; realIntent: string | null },
+  cacheEntry: { key: string; context: CompiledContext } | undefined,
+): number {
+  return writeTransaction(db, () => {
+    const projectId = upsertProject(db, projectRoot, row.createdMs);
+    const id = insertCompilation(db, { ...row, projectId });
+    if (session.conversationId) {
+      touchSession(db, {
+        conversationId: session.conversationId,
+        projectId,
+        editorId: row.editorId,
+        modelId: row.modelId,
+        realIntent: session.realIntent,
+        nowMs: row.createdMs,
+      });
+    }
+    if (cacheEntry) {
+      putCachedContext(
+        db,
+        cacheEntry.key,
+        projectId,
+        JSON.stringify(cacheEntry.context),
+        row.createdMs,
+      );
+    }
+    return id;
+  });
+}
+
 export async function runCompilation(
   input: AicCompileInput,
   overrides: Partial<CompilationDeps> = {},
@@ -279,26 +318,28 @@ export async function runCompilation(
 
   const prepared = prepareRequest(input, deps);
   const { projectRoot, request } = prepared;
-  const db = deps.db();
   const warnings = [...prepared.warnings];
 
+  // The cache and the log need the database; a broken one costs them, never the context.
   const key = compileCacheKey(request, deps.fingerprint(projectRoot));
-  let context: CompiledContext | undefined;
-  const cached = getCachedContext(db, key, deps.now());
-  if (cached !== undefined) {
-    try {
-      context = JSON.parse(cached) as CompiledContext;
-    } catch {
-      context = undefined; // a damaged entry is recompiled and overwritten
-    }
+  let db: Db | undefined;
+  let cached: CompiledContext | undefined;
+  try {
+    db = deps.db();
+    const text = getCachedContext(db, key, deps.now());
+    cached = text === undefined ? undefined : parseCachedContext(text);
+  } catch (err) {
+    db = undefined;
+    warnings.push(
+      `the AIC database is unavailable, so this compilation is neither cached nor recorded: ${(err as Error).message}`,
+    );
   }
-  const cacheHit = context !== undefined;
-  context = cacheHit
-    ? { ...context!, meta: { ...context!.meta, cacheHit: true } }
+  const cacheHit = cached !== undefined;
+  const context: CompiledContext = cached
+    ? { ...cached, meta: { ...cached.meta, cacheHit: true } }
     : await deps.compile(request);
   const durationMs = Math.round((performance.now() - started) * 10) / 10;
 
-  const nowMs = deps.now();
   const conversationId = optionalText(input.conversationId);
   const editorId = optionalText(input.editorId);
   const meta: CompileSummary = {
@@ -324,51 +365,48 @@ export async function runCompilation(
     warnings,
   };
 
-  let logId: number | undefined;
   try {
     writeLastCompiledPrompt(projectRoot, context.prompt);
-    logId = writeTransaction(db, () => {
-      const projectId = upsertProject(db, projectRoot, nowMs);
-      const id = insertCompilation(db, {
-        createdMs: nowMs,
-        projectId,
-        conversationId,
-        editorId,
-        modelId: meta.modelId,
-        triggerSource,
-        intent: request.intent,
-        intentGiven: request.intent === input.intent ? null : input.intent,
-        intentSource: prepared.intentSource,
-        stepIndex: meta.stepIndex,
-        stepIntent: optionalText(input.stepIntent),
-        conversationTokens: input.conversationTokens ?? null,
-        taskClass: meta.taskClass,
-        filesSelected: meta.filesSelected,
-        filesTotal: meta.filesTotal,
-        tokensRaw: meta.tokensRaw,
-        tokensCompiled: meta.tokensCompiled,
-        tokenBudget: meta.budget,
-        cacheHit,
-        durationMs,
-        guardCounts: meta.guardFindings,
-        topFiles: topFiles(context),
-      });
-      if (conversationId) {
-        touchSession(db, {
+  } catch (err) {
+    warnings.push(`${meta.lastPromptFile} was not written: ${(err as Error).message}`);
+  }
+
+  let logId: number | undefined;
+  if (db) {
+    try {
+      logId = recordCompilation(
+        db,
+        projectRoot,
+        {
+          createdMs: deps.now(),
           conversationId,
-          projectId,
           editorId,
           modelId: meta.modelId,
-          realIntent: prepared.realIntent,
-          nowMs,
-        });
-      }
-      if (!cacheHit) putCachedContext(db, key, projectId, JSON.stringify(context), nowMs);
-      return id;
-    });
-  } catch (err) {
-    // The context is valid even if recording failed; say so instead of failing the compile.
-    warnings.push(`this compilation was not recorded: ${(err as Error).message}`);
+          triggerSource,
+          intent: request.intent,
+          intentGiven: request.intent === input.intent ? null : input.intent,
+          intentSource: prepared.intentSource,
+          stepIndex: meta.stepIndex,
+          stepIntent: optionalText(input.stepIntent),
+          conversationTokens: input.conversationTokens ?? null,
+          taskClass: meta.taskClass,
+          filesSelected: meta.filesSelected,
+          filesTotal: meta.filesTotal,
+          tokensRaw: meta.tokensRaw,
+          tokensCompiled: meta.tokensCompiled,
+          tokenBudget: meta.budget,
+          cacheHit,
+          durationMs,
+          guardCounts: meta.guardFindings,
+          topFiles: topFiles(context),
+        },
+        { conversationId, realIntent: prepared.realIntent },
+        cacheHit ? undefined : { key, context },
+      );
+    } catch (err) {
+      // The context is valid even if recording failed; say so instead of failing the compile.
+      warnings.push(`this compilation was not recorded: ${(err as Error).message}`);
+    }
   }
 
   return {
@@ -378,6 +416,15 @@ export async function runCompilation(
     meta,
     ...(logId !== undefined ? { logId } : {}),
   };
+}
+
+/** A damaged cache entry reads as a miss: it is recompiled and overwritten. */
+function parseCachedContext(text: string): CompiledContext | undefined {
+  try {
+    return JSON.parse(text) as CompiledContext;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface InspectOutcome {

@@ -3,7 +3,7 @@
  * has an observable effect, and the cache is keyed on what changes the output.
  */
 import Database from "better-sqlite3";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -241,6 +241,27 @@ describe("runCompilation", () => {
     expect(ranking.find((r) => r.path === "src/auth/login.ts")?.parts.related).toBe(1);
     expect(out.warnings.join("\n")).toMatch(
       /ignored 2 file path\(s\) outside the project: \/etc\/passwd, \.\.\/other\/x\.ts/,
+    );
+  });
+
+  it("still compiles when the database file is corrupt, and says the compilation was not recorded", async () => {
+    const corrupt = join(sb.home, "corrupt.sqlite");
+    writeFileSync(
+      corrupt,
+      "this is not an SQLite database, just text that is long enough".repeat(100),
+    );
+    const out = await runCompilation(
+      { intent: "findUser", projectRoot: sb.project, conversationId: "c1" },
+      { ...deps, db: () => openDatabase({ path: corrupt }) },
+    );
+    if (out.reparented) throw new Error("unexpected");
+    expect(out.prompt).toContain("findUser");
+    expect(out.meta.warnings.join("\n")).toMatch(/conversation history unavailable/);
+    expect(out.meta.warnings.join("\n")).toMatch(
+      /neither cached nor recorded: cannot open the AIC database at .*corrupt\.sqlite/,
+    );
+    expect(readFileSync(join(sb.project, ".aic", "last-compiled-prompt.txt"), "utf8")).toBe(
+      out.prompt,
     );
   });
 
