@@ -3,6 +3,7 @@
  * Broken findings ("fail") make the command exit non-zero; warnings do not.
  */
 import { homedir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { socketAnswers } from "../daemon/client.js";
 import { daemonPaths } from "../daemon/locations.js";
@@ -15,7 +16,7 @@ import { canonicalDigest, MCP_SERVER_NAME, parseMcpJson } from "./mcp-json.js";
 import { aicPackageRoot, aicVersion, builtHooksDir } from "./package-info.js";
 import { renderRule, ruleVersion } from "./rule.js";
 import { renderHookScript } from "./scripts.js";
-import { loadState, StateError, type InstallState } from "./state.js";
+import { loadState, StateError, statePath, type InstallState } from "./state.js";
 import { pathOfKey, recordKey, resolveTargets, type InstallTargets } from "./targets.js";
 
 export type Severity = "ok" | "warn" | "fail";
@@ -81,11 +82,18 @@ export async function doctorCursor(
     findings.push(fail(err.message, "see the message"));
   }
   if (state === undefined) {
+    const userTargets = resolveTargets({ ...opts, user: true, env: deps.env, home: deps.home });
+    const userInstalled = !opts.user && existsSync(statePath(userTargets.stateDir));
     findings.push(
-      fail(
-        `AIC is not installed for Cursor in ${targets.root} (no receipts in ${targets.stateDir})`,
-        REINSTALL,
-      ),
+      userInstalled
+        ? warn(
+            `AIC is not installed in ${targets.root} itself, but for the user (~/.cursor)`,
+            "run `aic doctor --user` to check that installation",
+          )
+        : fail(
+            `AIC is not installed for Cursor in ${targets.root} (no receipts in ${targets.stateDir})`,
+            REINSTALL,
+          ),
     );
   }
   findings.push(...inspectHooks(readBytes(targets.hooksJson), state, targets));

@@ -331,6 +331,9 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect(parse(read(join(sbx.home, ".cursor/mcp.json"))).mcpServers.aic.args[1]).toBe("serve");
     expect(trees(sbx).project).toEqual(before.project);
     expect((await runCli(pkg, sbx, ["doctor", "--user"])).code).toBe(0);
+    const projectDoctor = await runCli(pkg, sbx, ["doctor"]);
+    expect(projectDoctor.stdout).toMatch(/but for the user .* run `aic doctor --user`/);
+    expect(projectDoctor.code).toBe(0);
     expect((await runCli(pkg, sbx, ["uninstall", "cursor", "--user"])).stdout.trim()).toBe(
       "restored",
     );
