@@ -7,7 +7,6 @@
  *   aic daemon stop       ask it to stop and wait until it has
  */
 import type { Command } from "commander";
-import { fileURLToPath } from "node:url";
 import { buildId } from "../daemon/build-id.js";
 import {
   callDaemon,
@@ -17,10 +16,10 @@ import {
 } from "../daemon/client.js";
 import { daemonPaths } from "../daemon/locations.js";
 import { readLockHolder } from "../daemon/lock.js";
+import { aicPackageRoot } from "../daemon/package-root.js";
 import { runDaemon } from "../daemon/run-daemon.js";
 
-/** src/cli/daemon.ts and dist/cli/daemon.js both sit two levels below the package root. */
-const packageRoot = fileURLToPath(new URL("../..", import.meta.url));
+const packageRoot = aicPackageRoot();
 
 /** Exit code of `status` when no daemon runs (as `systemctl status` does). */
 const NOT_RUNNING = 3;

@@ -8,6 +8,8 @@ export function registerServeCommand(program: Command): void {
     .action(async () => {
       // Loaded here, not at the top: the MCP SDK and zod would slow every other aic command.
       const { serveStdio } = await import("../mcp/server.js");
-      await serveStdio();
+      // One warm index per project per user: compile in the daemon when one runs (docs/daemon.md).
+      const { createForwardingCompile } = await import("../daemon/forward-compile.js");
+      await serveStdio({ compilation: { compile: createForwardingCompile() } });
     });
 }

@@ -1,18 +1,25 @@
 /**
- * What the daemon serves: `compile` is exactly `aic_compile` (runCompilation: result cache,
- * SQLite logging, reparent), run against one compiler instance that keeps every project's index
- * warm for the daemon's lifetime and re-stats files before each answer, so edits are seen.
+ * What the daemon serves, on one compiler instance that keeps every project's index warm for the
+ * daemon's lifetime and re-stats files before each answer, so edits are seen:
  *
- * Requests are validated with the same zod schema as the MCP tool, so the daemon accepts exactly
- * what `aic_compile` accepts; caller mistakes come back as `bad_request` with the reason.
+ * - `compile` is exactly `aic_compile` (runCompilation: result cache, SQLite logging, reparent);
+ *   the compiling hooks call it.
+ * - `compileContext` is the bare compile(request) for the MCP server, which keeps its own result
+ *   cache and logging but lets the daemon hold the warm index (forward-compile.ts).
+ *
+ * Requests are validated with the MCP tool's zod schemas, so the daemon accepts exactly what
+ * `aic_compile` accepts; caller mistakes come back as `bad_request` with the reason.
  */
+import { resolve } from "node:path";
+import { z } from "zod";
 import { createCompiler, CompileInputError } from "../compiler/index.js";
-import { compileInputSchema } from "../mcp/schemas.js";
+import { compileInputSchema, toolOutputSchema } from "../mcp/schemas.js";
 import {
   AicInputError,
   runCompilation,
   type CompilationDeps,
 } from "../service/compilation-service.js";
+import { COMPILE_CONTEXT_METHOD } from "./forward-compile.js";
 import type { DaemonService } from "./run-daemon.js";
 import { BadRequestError } from "./server.js";
 
@@ -21,6 +28,19 @@ export interface CompileServiceDeps {
   compilation?: Partial<CompilationDeps>;
   cacheRoot?: string;
 }
+
+/** A CompileRequest (compiler/types.ts) as the MCP server forwards it. */
+const compileRequestSchema = z
+  .object({
+    projectRoot: z.string().min(1).max(4096),
+    intent: z.string().max(200_000),
+    budget: z.number().int().positive().optional(),
+    model: z.string().max(256).optional(),
+    previousFiles: z.array(z.string().max(1024)).max(1000).optional(),
+    toolOutputs: z.array(toolOutputSchema).max(50).optional(),
+    guardAllowPatterns: z.array(z.string().max(1000)).max(200).optional(),
+  })
+  .strict();
 
 interface ProjectStats {
   compiles: number;
@@ -32,38 +52,55 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
   const compiler = createCompiler(deps.cacheRoot ? { cacheRoot: deps.cacheRoot } : {});
   const projects = new Map<string, ProjectStats>();
 
+  function record(projectRoot: string, durationMs: number): void {
+    const prev = projects.get(projectRoot);
+    projects.set(projectRoot, {
+      compiles: (prev?.compiles ?? 0) + 1,
+      lastCompileAt: new Date().toISOString(),
+      lastDurationMs: durationMs,
+    });
+  }
+
   async function compile(params: unknown): Promise<unknown> {
-    const parsed = compileInputSchema.safeParse(params);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map(
-        (i) => `${i.path.join(".") || "params"}: ${i.message}`,
-      );
-      throw new BadRequestError(`invalid compile params: ${issues.join("; ")}`);
-    }
-    try {
-      const outcome = await runCompilation(parsed.data, {
+    const input = validate(compileInputSchema, params, "compile");
+    const outcome = await asBadRequest(() =>
+      runCompilation(input, {
         compile: (request) => compiler.compile(request),
         ...deps.compilation,
-      });
-      if (!outcome.reparented) {
-        const prev = projects.get(outcome.meta.projectRoot);
-        projects.set(outcome.meta.projectRoot, {
-          compiles: (prev?.compiles ?? 0) + 1,
-          lastCompileAt: new Date().toISOString(),
-          lastDurationMs: outcome.meta.durationMs,
-        });
-      }
-      return outcome;
-    } catch (err) {
-      if (err instanceof AicInputError || err instanceof CompileInputError) {
-        throw new BadRequestError(err.message);
-      }
-      throw err;
-    }
+      }),
+    );
+    if (!outcome.reparented) record(outcome.meta.projectRoot, outcome.meta.durationMs);
+    return outcome;
+  }
+
+  async function compileContext(params: unknown): Promise<unknown> {
+    const request = validate(compileRequestSchema, params, COMPILE_CONTEXT_METHOD);
+    const context = await asBadRequest(() => compiler.compile(request));
+    record(resolve(request.projectRoot), context.durationMs);
+    return context;
   }
 
   return {
-    handlers: { compile },
+    handlers: { compile, [COMPILE_CONTEXT_METHOD]: compileContext },
     statusExtras: () => ({ projects: Object.fromEntries(projects) }),
   };
+}
+
+function validate<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`);
+  throw new BadRequestError(`invalid ${method} params: ${issues.join("; ")}`);
+}
+
+/** Caller mistakes found by the service or compiler become `bad_request`, not a failure. */
+async function asBadRequest<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof AicInputError || err instanceof CompileInputError) {
+      throw new BadRequestError(err.message);
+    }
+    throw err;
+  }
 }

@@ -31,6 +31,7 @@ function project(): Sandbox {
   const sb = makeSandbox();
   sandboxes.push(sb);
   sb.env.AIC_PACKAGE_ROOT = REPO_ROOT;
+  delete sb.env.AIC_DAEMON; // the shared sandbox turns the daemon off; here it is the subject
   mkdirSync(join(sb.root, "src"));
   writeFileSync(
     join(sb.root, "src", "billing.py"),
