@@ -66,9 +66,9 @@ const Y_REJECTED_BY_DOCUMENT_RULES = new Set([
   "y_object_duplicated_key_and_value.json",
 ]);
 
-function accepts(bytes: Uint8Array): boolean {
+function accepts(bytes: Uint8Array, mode: "strict" | "jsonc" = "strict"): boolean {
   try {
-    parseJsonBytes(bytes, "strict");
+    parseJsonBytes(bytes, mode);
     return true;
   } catch (err) {
     if (err instanceof HooksJsonError) return false;
@@ -116,5 +116,21 @@ describe.skipIf(!present)("JSONTestSuite test_parsing, strict mode", () => {
     for (const f of files.filter((x) => x.startsWith("n_"))) {
       expect(() => parseHooksDocument(read(f), { mode: "strict" })).toThrow(HooksJsonError);
     }
+  });
+
+  // Red if JSONC mode were more lenient than "JSON + comments + trailing commas".
+  it("in JSONC mode accepts exactly the n_ files that are comments or trailing commas", () => {
+    const jsoncOnly = [
+      "n_array_extra_comma.json",
+      "n_array_number_and_comma.json",
+      "n_object_trailing_comma.json",
+      "n_object_trailing_comment.json",
+      "n_object_trailing_comment_slash_open.json",
+      "n_structure_object_with_comment.json",
+    ];
+    const accepted = files
+      .filter((f) => f.startsWith("n_"))
+      .filter((f) => accepts(read(f), "jsonc"));
+    expect(accepted.sort()).toEqual(jsoncOnly);
   });
 });
