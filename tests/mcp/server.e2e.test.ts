@@ -87,6 +87,11 @@ describe("aic serve over stdio (built server, SDK client)", () => {
     const compileTool = tools.find((t) => t.name === "aic_compile")!;
     expect(compileTool.description).toMatch(/FIRST on every user message/);
     expect(compileTool.inputSchema.required).toEqual(["intent", "projectRoot"]);
+    // Only aic_compile writes anything (its log and cache); nothing reaches beyond this machine.
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name !== "aic_compile");
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
+    }
     for (const field of [
       "editorId",
       "triggerSource",

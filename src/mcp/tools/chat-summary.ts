@@ -5,6 +5,7 @@ import { chatSummary } from "../../service/diagnostics.js";
 import { optionalProjectRoot, type ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
+import { READ_ONLY } from "../annotations.js";
 
 export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -20,6 +21,7 @@ export function registerChatSummaryTool(server: McpServer, ctx: ToolContext): vo
           projectRoot: projectRootField.optional(),
         })
         .strict(),
+      annotations: READ_ONLY,
     },
     logFailures("aic_chat_summary", ctx.log, (args) =>
       jsonResult(

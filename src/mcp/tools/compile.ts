@@ -5,6 +5,7 @@ import { resolveProjectRoot } from "../../service/project-root.js";
 import { compilationDeps, type ToolContext } from "../context.js";
 import { compileInputSchema } from "../schemas.js";
 import { jsonResult, logFailures, textResult } from "../tool-result.js";
+import { RECORDS_LOCALLY } from "../annotations.js";
 
 export const COMPILE_DESCRIPTION =
   "Call this FIRST on every user message, before reading files or running other tools. " +
@@ -17,7 +18,12 @@ export const COMPILE_DESCRIPTION =
 export function registerCompileTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "aic_compile",
-    { title: "Compile context", description: COMPILE_DESCRIPTION, inputSchema: compileInputSchema },
+    {
+      title: "Compile context",
+      description: COMPILE_DESCRIPTION,
+      inputSchema: compileInputSchema,
+      annotations: RECORDS_LOCALLY,
+    },
     logFailures("aic_compile", ctx.log, async (args) => {
       if (args.triggerSource !== "subagent_stop") {
         await ctx.bootstrap.run(resolveProjectRoot(args.projectRoot, ctx.homeDir));

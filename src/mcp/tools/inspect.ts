@@ -5,6 +5,7 @@ import { inspectCompilation } from "../../service/compilation-service.js";
 import { compilationDeps, type ToolContext } from "../context.js";
 import { compileInputShape } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
+import { READ_ONLY } from "../annotations.js";
 
 const inspectInputSchema = z
   .object({
@@ -29,6 +30,7 @@ export function registerInspectTool(server: McpServer, ctx: ToolContext): void {
         "selection trace (ranking with score parts, tiers, token funnel, guard findings). " +
         "Nothing is cached, logged or written. Do not use it instead of aic_compile.",
       inputSchema: inspectInputSchema,
+      annotations: READ_ONLY,
     },
     logFailures("aic_inspect", ctx.log, async (args) => {
       const out = await inspectCompilation(args, compilationDeps(ctx));

@@ -5,6 +5,7 @@ import { lastReport } from "../../service/diagnostics.js";
 import { optionalProjectRoot, type ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
+import { READ_ONLY } from "../annotations.js";
 
 export function registerLastTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -15,6 +16,7 @@ export function registerLastTool(server: McpServer, ctx: ToolContext): void {
         "Call when the user asks what AIC sent last: the most recent compilation (for projectRoot, " +
         "or any project) with its files, tokens and the compiled prompt.",
       inputSchema: z.object({ projectRoot: projectRootField.optional() }).strict(),
+      annotations: READ_ONLY,
     },
     logFailures("aic_last", ctx.log, (args) =>
       jsonResult(

@@ -5,6 +5,7 @@ import { statusReport } from "../../service/diagnostics.js";
 import { optionalProjectRoot, type ToolContext } from "../context.js";
 import { projectRootField } from "../schemas.js";
 import { jsonResult, logFailures } from "../tool-result.js";
+import { READ_ONLY } from "../annotations.js";
 
 export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
@@ -21,6 +22,7 @@ export function registerStatusTool(server: McpServer, ctx: ToolContext): void {
           days: z.number().positive().max(3650).optional().describe("Window in days (default 7)."),
         })
         .strict(),
+      annotations: READ_ONLY,
     },
     logFailures("aic_status", ctx.log, (args) =>
       jsonResult(
