@@ -2,6 +2,7 @@
  * Contract tests: every built hook run as Cursor runs it, with the stdout its event allows and
  * each side effect checked on disk.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -120,6 +121,21 @@ describe("every hook survives bad input", () => {
         expect(r.json).toEqual(NEUTRAL[script]);
     });
   }
+
+  it("answers from what arrived when the writer never closes stdin", async () => {
+    const sb = makeSandbox();
+    const child = spawn(process.execPath, [join(hooks, "AIC-block-no-verify.cjs")], {
+      cwd: sb.root,
+      env: sb.env,
+    });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stdin.write(JSON.stringify(fixture("beforeShellExecution.git-no-verify", sb.root)));
+    // The pipe stays open: the hook answers after its 5 s stdin limit and ends itself.
+    await new Promise((resolve) => child.on("close", resolve));
+    child.stdin.destroy();
+    expect(JSON.parse(stdout)).toMatchObject({ permission: "deny" });
+  });
 
   it("reads a valid multi-megabyte payload", async () => {
     const sb = makeSandbox();

@@ -1,5 +1,7 @@
 /** The pure pieces behind the hooks, table-tested (the hook processes are tested elsewhere). */
+import { createHash } from "node:crypto";
 import { PassThrough } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { criticalReminders } from "../../src/integrations/cursor/architect-rules.js";
 import { readCompileOutput } from "../../src/integrations/cursor/compile-output.js";
@@ -22,7 +24,10 @@ import {
   resolveConversationId,
   safeKey,
 } from "../../src/integrations/shared/ids.js";
+import { hookProjectHash } from "../../src/integrations/shared/hook-state.js";
+import { sha256Hex } from "../../src/integrations/shared/sha256.js";
 import { readBoundedStdin } from "../../src/integrations/shared/stdin.js";
+import { projectHash } from "../../src/shared/paths.js";
 
 describe("git hook bypass detection", () => {
   const blocked = [
@@ -263,5 +268,24 @@ describe("package root for a deployed hook", () => {
       ),
     ).toBe("/env");
     expect(aicPackageRootForHook({}, "/pkg/dist/hooks", "__AIC_PACKAGE_ROOT__")).toBe("/pkg");
+  });
+});
+
+describe("hook-side SHA-256 (no node:crypto at start-up)", () => {
+  it("equals node:crypto for any string, across block boundaries", () => {
+    for (const n of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000])
+      expect(sha256Hex("a".repeat(n))).toBe(
+        createHash("sha256").update("a".repeat(n)).digest("hex"),
+      );
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 300 }), (s) => {
+        expect(sha256Hex(s)).toBe(createHash("sha256").update(s).digest("hex"));
+      }),
+      { numRuns: 500 },
+    );
+  });
+  it("keys hook state like paths.projectHash", () => {
+    for (const root of ["/home/dev/projects/shop-api", "/tmp/é 中文/x/..", "relative/dir"])
+      expect(hookProjectHash(root)).toBe(projectHash(root));
   });
 });

@@ -12,21 +12,26 @@
  *   <projectHash>/conversations/<conv>/compiles.jsonl      intents compiled (for the station)
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
   ensurePrivateDir,
-  projectHash,
   stateDir,
 } from "../../shared/paths.js";
 import { safeKey } from "./ids.js";
+import { sha256Hex } from "./sha256.js";
 
 /** Used when a payload carries no conversation id at all. */
 export const UNKNOWN_CONVERSATION = "_unknown";
 
+/** The same key as paths.projectHash (tested), computed without loading node:crypto. */
+export function hookProjectHash(projectRoot: string): string {
+  return sha256Hex(resolve(projectRoot)).slice(0, 16);
+}
+
 export function projectStateDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(stateDir(env), projectHash(projectRoot));
+  return join(stateDir(env), hookProjectHash(projectRoot));
 }
 
 export function conversationsDir(

@@ -2,9 +2,9 @@
  * Conversation and generation ids. Cursor does not send the conversation id to every event, so
  * each hook resolves it from the same ordered list of sources (seed §4.3, §7.4, §9.1).
  */
-import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { firstStr, str, type Payload } from "./payload.js";
+import { sha256Hex } from "./sha256.js";
 
 /** Ids are opaque, but a usable one is printable and of sane length. */
 export function validId(v: unknown): string | undefined {
@@ -49,7 +49,7 @@ export function resolveGenerationId(p: Payload): string | undefined {
 /** A file-name-safe key for an id: the id itself when safe, else a readable prefix + hash. */
 export function safeKey(id: string): string {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/.test(id)) return id;
-  const hash = createHash("sha256").update(id).digest("hex").slice(0, 12);
+  const hash = sha256Hex(id).slice(0, 12);
   const readable = id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40);
   return `${readable}-${hash}`.replace(/^[._-]+/, "k");
 }

@@ -9,6 +9,7 @@
  * fresh Cursor marker for the conversation, e.g. Claude Code's) are ignored: no output, no side
  * effects.
  */
+import { writeSync } from "node:fs";
 import {
   ConfigError,
   DEFAULT_CONFIG,
@@ -20,7 +21,7 @@ import { conversationStateDir, hasFreshCursorMarker, touchCursorMarker } from ".
 import { resolveConversationId, resolveGenerationId } from "./ids.js";
 import { cursorVersion, parsePayload, type Payload } from "./payload.js";
 import { isUsableProjectRoot, resolveProjectRoot } from "./project-root.js";
-import { readBoundedStdin, type StdinOptions } from "./stdin.js";
+import { pendingRead, readBoundedStdin, type StdinOptions } from "./stdin.js";
 
 export type HookOutput = Record<string, unknown>;
 
@@ -82,12 +83,34 @@ function deadlineMs(spec: HookSpec, env: NodeJS.ProcessEnv): number | undefined 
 }
 
 let answered = false;
-/** Print the answer once and exit 0 only after stdout drained (pipes are async on macOS). */
+/** Print the answer once, then exit 0. */
 function answer(out: HookOutput | null): void {
   if (answered) return;
   answered = true;
-  if (out === null) process.exit(0);
-  process.stdout.write(JSON.stringify(out), () => process.exit(0));
+  if (out !== null) writeStdout(JSON.stringify(out));
+  exit();
+}
+
+/**
+ * Write straight to fd 1: `process.stdout` would load the stream modules just to print one line.
+ * A closed stdout (EPIPE) means nobody waits for the answer any more.
+ */
+function writeStdout(text: string): void {
+  const buf = Buffer.from(text, "utf8");
+  for (let off = 0; off < buf.length;) {
+    try {
+      off += writeSync(1, buf, off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+    }
+  }
+}
+
+function exit(): void {
+  // A writer that never closed stdin leaves a read blocked in a libuv worker, and a normal exit
+  // waits for that read forever. The answer is already written, so end the process outright.
+  if (pendingRead()) process.kill(process.pid, "SIGKILL");
+  process.exit(0);
 }
 
 export async function runHook(spec: HookSpec, deps: RunDeps = {}): Promise<void> {
@@ -107,8 +130,6 @@ export async function runHook(spec: HookSpec, deps: RunDeps = {}): Promise<void>
   };
   process.on("uncaughtException", onEscape);
   process.on("unhandledRejection", onEscape);
-  // Cursor closed our stdout: nobody is listening for the answer any more.
-  process.stdout.on("error", () => process.exit(0));
   try {
     const input = await readBoundedStdin(deps.stdin);
     if (input.kind === "too-large") {
