@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { doctorCursor } from "../install/doctor.js";
-import { SEVERITY_LABEL } from "./install-output.js";
+import { SEVERITY_LABEL, withFailureReport } from "./install-output.js";
 
 export function registerDoctorCommand(program: Command): void {
   program
@@ -13,12 +13,17 @@ export function registerDoctorCommand(program: Command): void {
     .option("--project <dir>", "the project folder", process.cwd())
     .option("--user", "check the user-scope install in ~/.cursor")
     .action(async (opts: { project: string; user?: boolean }) => {
-      const findings = await doctorCursor({ projectRoot: resolve(opts.project), user: opts.user });
-      for (const f of findings) {
-        console.log(`${SEVERITY_LABEL[f.severity]} ${f.message}${f.fix ? ` -> ${f.fix}` : ""}`);
-      }
-      const broken = findings.filter((f) => f.severity === "fail").length;
-      console.log(broken === 0 ? "no problems found" : `${broken} problem(s) found`);
-      if (broken > 0) process.exitCode = 1;
+      await withFailureReport("doctor", async () => {
+        const findings = await doctorCursor({
+          projectRoot: resolve(opts.project),
+          user: opts.user,
+        });
+        for (const f of findings) {
+          console.log(`${SEVERITY_LABEL[f.severity]} ${f.message}${f.fix ? ` -> ${f.fix}` : ""}`);
+        }
+        const broken = findings.filter((f) => f.severity === "fail").length;
+        console.log(broken === 0 ? "no problems found" : `${broken} problem(s) found`);
+        if (broken > 0) process.exitCode = 1;
+      });
     });
 }

@@ -22,3 +22,20 @@ export const SEVERITY_LABEL = {
   warn: pc.yellow("warn"),
   fail: pc.red("FAIL"),
 } as const;
+
+/**
+ * Runs a command's body; an unexpected failure (a permission, a file where a folder should be)
+ * becomes one clear line and exit 1 instead of a stack trace. Every write is atomic and
+ * journaled, so the files are consistent and a rerun after fixing the cause is safe.
+ */
+export async function withFailureReport(command: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    console.error(
+      `aic ${command}: ${(err as Error).message}\n` +
+        `every file is either as it was or as AIC meant to leave it: fix the cause, then rerun`,
+    );
+    process.exitCode = 1;
+  }
+}

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { installCursor } from "../install/install-cursor.js";
-import { EDITOR_ARGUMENT, requireCursor, printList } from "./install-output.js";
+import { EDITOR_ARGUMENT, requireCursor, printList, withFailureReport } from "./install-output.js";
 
 export function registerInstallCommand(program: Command): void {
   program
@@ -24,20 +24,26 @@ export function registerInstallCommand(program: Command): void {
         editor: string,
         opts: { project: string; user?: boolean; globalMcp?: boolean; force?: boolean },
       ) => {
-        requireCursor(editor, "install");
-        const result = await installCursor({ ...opts, projectRoot: resolve(opts.project) });
-        const where = result.targets?.root ?? opts.project;
-        if (result.status === "refused") {
-          printList(process.stderr, `aic install: refused, nothing was written:`, result.refusals);
-          process.exitCode = 1;
-          return;
-        }
-        if (result.status === "unchanged") {
-          console.log(`nothing changed: AIC is already installed for Cursor in ${where}`);
-        } else {
-          printList(process.stdout, `installed AIC for Cursor in ${where}:`, result.notes);
-        }
-        printList(process.stdout, "left alone:", result.kept);
+        await withFailureReport("install", async () => {
+          requireCursor(editor, "install");
+          const result = await installCursor({ ...opts, projectRoot: resolve(opts.project) });
+          const where = result.targets?.root ?? opts.project;
+          if (result.status === "refused") {
+            printList(
+              process.stderr,
+              `aic install: refused, nothing was written:`,
+              result.refusals,
+            );
+            process.exitCode = 1;
+            return;
+          }
+          if (result.status === "unchanged") {
+            console.log(`nothing changed: AIC is already installed for Cursor in ${where}`);
+          } else {
+            printList(process.stdout, `installed AIC for Cursor in ${where}:`, result.notes);
+          }
+          printList(process.stdout, "left alone:", result.kept);
+        });
       },
     );
 }

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { uninstallCursor } from "../install/uninstall-cursor.js";
-import { EDITOR_ARGUMENT, printList, requireCursor } from "./install-output.js";
+import { EDITOR_ARGUMENT, printList, requireCursor, withFailureReport } from "./install-output.js";
 
 export function registerUninstallCommand(program: Command): void {
   program
@@ -20,35 +20,37 @@ export function registerUninstallCommand(program: Command): void {
         editor: string,
         opts: { project: string; user?: boolean; keepProjectArtifacts?: boolean; force?: boolean },
       ) => {
-        requireCursor(editor, "uninstall");
-        const result = await uninstallCursor({ ...opts, projectRoot: resolve(opts.project) });
-        switch (result.status) {
-          case "refused":
-          case "skipped":
-            printList(
-              process.stderr,
-              `aic uninstall: ${result.status}, nothing was changed:`,
-              result.refusals,
-            );
-            process.exitCode = 1;
-            return;
-          case "not-installed":
-            console.log(
-              `nothing to uninstall: AIC has no install receipts for ${opts.user ? "~/.cursor" : resolve(opts.project)}`,
-            );
-            return;
-          case "restored":
-            console.log("restored");
-            for (const note of result.notes) console.log(note);
-            return;
-          case "removed":
-            printList(
-              process.stdout,
-              "removed AIC (some files had changed since install, so only AIC's parts were taken out):",
-              result.notes,
-            );
-            printList(process.stdout, "drifted (kept):", result.drifted);
-        }
+        await withFailureReport("uninstall", async () => {
+          requireCursor(editor, "uninstall");
+          const result = await uninstallCursor({ ...opts, projectRoot: resolve(opts.project) });
+          switch (result.status) {
+            case "refused":
+            case "skipped":
+              printList(
+                process.stderr,
+                `aic uninstall: ${result.status}, nothing was changed:`,
+                result.refusals,
+              );
+              process.exitCode = 1;
+              return;
+            case "not-installed":
+              console.log(
+                `nothing to uninstall: AIC has no install receipts for ${opts.user ? "~/.cursor" : resolve(opts.project)}`,
+              );
+              return;
+            case "restored":
+              console.log("restored");
+              for (const note of result.notes) console.log(note);
+              return;
+            case "removed":
+              printList(
+                process.stdout,
+                "removed AIC (some files had changed since install, so only AIC's parts were taken out):",
+                result.notes,
+              );
+              printList(process.stdout, "drifted (kept):", result.drifted);
+          }
+        });
       },
     );
 }

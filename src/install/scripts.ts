@@ -4,7 +4,8 @@
  * scripts AIC wrote earlier that left the manifest are removed when their bytes prove it.
  */
 import { join } from "node:path";
-import { readBytes } from "./files.js";
+import { existsSync } from "node:fs";
+import { isDirectory, readBytes } from "./files.js";
 import { Plan, writtenByAic } from "./plan.js";
 import type { InstallState } from "./state.js";
 import { pathOfKey, recordKey, type InstallTargets } from "./targets.js";
@@ -34,6 +35,13 @@ export function planScripts(
   source: ScriptSource,
   force: boolean,
 ): void {
+  if (existsSync(targets.hooksDir) && !isDirectory(targets.hooksDir)) {
+    plan.refusals.push(
+      `${recordKey(targets.root, targets.hooksDir)} is a file, but Cursor's hook scripts live in a ` +
+        `folder of that name: move the file away, then run the install again`,
+    );
+    return;
+  }
   const missing = source.scripts.filter((s) => readBytes(join(source.bundleDir, s)) === null);
   if (missing.length > 0) {
     plan.refusals.push(

@@ -240,6 +240,11 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
       says: /AIC-stop-quality-check\.cjs exists and was not written by AIC/,
     },
     {
+      name: "a file where the hooks folder belongs",
+      setup: (s) => writeProjectFile(s, ".cursor/hooks", "not a folder\n"),
+      says: /\.cursor\/hooks is a file/,
+    },
+    {
       name: "a project folder that does not exist",
       setup: () => {},
       args: ["--project", "missing-folder"],
