@@ -43,7 +43,10 @@ export function replaceEntry(
 ): string {
   const doc = parseHooksText(text, ctx.mode);
   const { node } = findOwnedNode(doc, ref);
-  const rendered = renderEntry(pairs, lineIndent(text, node.start), ctx.layout);
+  // Keep the old entry's shape: one line stays one line.
+  const oneLine = !/[\r\n]/.test(text.slice(node.start, node.end));
+  const layout = oneLine ? { ...ctx.layout, inline: true } : ctx.layout;
+  const rendered = renderEntry(pairs, lineIndent(text, node.start), layout);
   return text.slice(0, node.start) + rendered + text.slice(node.end);
 }
 

@@ -56,6 +56,7 @@ export function locateOwned(
     if (d === undefined) digests.set(node, (d = entryDigest(node)));
     return d;
   };
+  const commands = new Set<string>();
   return receipt.entries.map((entry) => {
     let pairs: EntryPairs;
     try {
@@ -66,6 +67,9 @@ export function locateOwned(
     // The receipt binds its spec to its digest: a receipt invented around edited config fails.
     if (specDigest(pairs) !== entry.entryDigest) throw new ConflictError("receipt-spec-mismatch");
     const command = pairs[0]![1] as string;
+    // Two receipt entries with one command would both claim the same document entry.
+    if (commands.has(command)) throw new InvalidRequestError("invalid-receipt");
+    commands.add(command);
     const matches = entries.filter(
       (e) => e.event === entry.event && digestOf(e.node) === entry.entryDigest,
     );

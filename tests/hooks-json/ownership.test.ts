@@ -308,6 +308,10 @@ describe("ownership checks with a receipt", () => {
     expect(errorOf(() => verifyOwned({ bytes: r.bytes, receipt: malformed })).kind).toBe(
       "invalid-request",
     );
+    const doubled = { ...r.receipt, entries: [r.receipt.entries[0]!, r.receipt.entries[0]!] };
+    expect(errorOf(() => verifyOwned({ bytes: r.bytes, receipt: doubled })).code).toBe(
+      "invalid-receipt",
+    );
   });
 });
 
@@ -321,6 +325,14 @@ describe("update", () => {
     const updated = install(withAfter, [{ ...STOP, fields: { loop_limit: 3 } }], r.receipt);
     expect(updated.actions).toEqual({ kept: 0, added: 0, updated: 1, removed: 0 });
     const stop = JSON.parse(dec(updated.bytes)).hooks.stop;
+    // a one-line owned entry stays one line when updated
+    const inline = install('{"hooks":{"stop":[{"command":"a"}]}}', [STOP]);
+    const inlineUpdated = install(
+      inline.bytes,
+      [{ ...STOP, fields: { loop_limit: 3 } }],
+      inline.receipt,
+    );
+    expect(dec(inlineUpdated.bytes)).not.toContain("\n");
     expect(stop).toEqual([
       { command: "a" },
       { command: CMD_STOP, loop_limit: 3 },
