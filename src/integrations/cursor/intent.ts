@@ -8,28 +8,27 @@ import { isWeakIntent as serviceThinksWeak } from "../../service/intent.js";
 export const OMITTED_INTENT = "understand project structure, architecture, and recent changes";
 
 /**
- * Placeholders a model writes when it did not state the task. Conversational follow-ups
- * ("continue", "yes") are the service's list, shared so both sides agree.
+ * Placeholders a model writes when it did not state the task, already normalised (lowercase,
+ * punctuation as spaces). Conversational follow-ups ("continue", "yes") are the service's list,
+ * shared so both sides agree.
  */
-const PLACEHOLDERS = new Set(
-  [
-    "task",
-    "the task",
-    "help",
-    "context",
-    "compile",
-    "general",
-    "user request",
-    "the user's request",
-    "user prompt",
-    "provide context",
-    "get context",
-    "n/a",
-    "none",
-    "unknown",
-    OMITTED_INTENT,
-  ].map(normalizeIntent),
-);
+const PLACEHOLDERS = new Set([
+  "task",
+  "the task",
+  "help",
+  "context",
+  "compile",
+  "general",
+  "user request",
+  "the user s request",
+  "user prompt",
+  "provide context",
+  "get context",
+  "n a",
+  "none",
+  "unknown",
+  "understand project structure architecture and recent changes", // OMITTED_INTENT
+]);
 
 function normalizeIntent(text: string): string {
   return text
