@@ -32,5 +32,5 @@ export function findProject(db: Db, root: string): ProjectRow | undefined {
 }
 
 export function listProjects(db: Db): ProjectRow[] {
-  return db.prepare(`${SELECT} ORDER BY last_seen_ms DESC`).all() as ProjectRow[];
+  return db.prepare(`${SELECT} ORDER BY last_seen_ms DESC, root`).all() as ProjectRow[];
 }

@@ -112,7 +112,8 @@ describe("diagnostics reports", () => {
     expect(() => chatSummary(db, { conversationId: " " })).toThrow(
       /conversationId must not be empty/,
     );
-    expect(projectsReport(db).map((p) => [p.root, p.compilations, p.exists])).toEqual([
+    const rows = projectsReport(db).map((p) => [p.root, p.compilations, p.exists]);
+    expect(rows.sort()).toEqual([
       ["/p/a", 3, false],
       ["/p/b", 1, false],
     ]);
