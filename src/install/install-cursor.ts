@@ -10,7 +10,7 @@ import {
   HOOK_SCRIPTS,
   type HookRegistration,
 } from "../integrations/cursor/manifest.js";
-import { applyPlan, nextState, settleJournal } from "./apply.js";
+import { applyPlan, nextState, settleJournal, type Commit } from "./apply.js";
 import { FileWriter, isDirectory } from "./files.js";
 import { planGitExclude } from "./git-exclude.js";
 import { planHooksInstall } from "./hooks-file.js";
@@ -20,7 +20,7 @@ import { aicPackageRoot, aicVersion, builtHooksDir, cliEntry } from "./package-i
 import { Plan } from "./plan.js";
 import { planRule } from "./rule.js";
 import { planScripts } from "./scripts.js";
-import { emptyState, loadState, saveState, StateError } from "./state.js";
+import { emptyState, loadState, saveState, StateError, type InstallState } from "./state.js";
 import { resolveTargets, type InstallTargets } from "./targets.js";
 
 export interface InstallOptions {
@@ -85,7 +85,7 @@ export async function installCursor(
   const targets = resolveTargets({ ...opts, env: deps.env, home: deps.home });
   const lock = await acquireInstallLock(installLockPath(targets.root, deps.env), deps.lock);
   try {
-    let state;
+    let state: InstallState;
     try {
       const loaded = loadState(targets.stateDir);
       state = loaded ? settleJournal(loaded, targets) : emptyState(deps.aicVersion, targets.scope);
@@ -93,36 +93,8 @@ export async function installCursor(
       if (err instanceof StateError) return refused([err.message], targets);
       throw err;
     }
-    const force = opts.force ?? false;
-    const plan = new Plan();
-    planScripts(
-      plan,
-      targets,
-      state,
-      {
-        scripts: deps.scripts,
-        bundleDir: builtHooksDir(deps.packageRoot),
-        packageRoot: deps.packageRoot,
-      },
-      force,
-    );
-    const hooks = planHooksInstall(plan, targets, state, deps.registrations);
-    planRule(plan, targets, state, deps.aicVersion, force);
-    const mcp = planMcpRegistration(
-      plan,
-      targets,
-      state,
-      aicMcpEntry(cliEntry(deps.packageRoot)),
-      force,
-    );
-    planGitExclude(plan, targets);
+    const { plan, commit } = planInstall(targets, state, deps, opts.force ?? false);
     if (plan.refusals.length > 0) return refused(plan.refusals, targets);
-
-    const commit = {
-      hooksReceipts: hooks.receipts,
-      mcpEntry: mcp.entryDigest,
-      aicVersion: deps.aicVersion,
-    };
     if (plan.changes.length === 0) {
       // Receipts may still be refreshed (legitimate foreign edits change the remainder digest).
       saveState(targets.stateDir, nextState(state, plan, commit));
@@ -133,6 +105,33 @@ export async function installCursor(
   } finally {
     lock.release();
   }
+}
+
+/** Every file's plan, in write order: scripts before the hooks.json that runs them. */
+function planInstall(
+  targets: InstallTargets,
+  state: InstallState,
+  deps: InstallDeps,
+  force: boolean,
+): { plan: Plan; commit: Commit } {
+  const plan = new Plan();
+  const bundles = {
+    scripts: deps.scripts,
+    bundleDir: builtHooksDir(deps.packageRoot),
+    packageRoot: deps.packageRoot,
+  };
+  planScripts(plan, targets, state, bundles, force);
+  const hooks = planHooksInstall(plan, targets, state, deps.registrations);
+  planRule(plan, targets, state, deps.aicVersion, force);
+  const mcpEntry = aicMcpEntry(cliEntry(deps.packageRoot));
+  const mcp = planMcpRegistration(plan, targets, state, mcpEntry, force);
+  planGitExclude(plan, targets);
+  const commit = {
+    hooksReceipts: hooks.receipts,
+    mcpEntry: mcp.entryDigest,
+    aicVersion: deps.aicVersion,
+  };
+  return { plan, commit };
 }
 
 function refused(refusals: string[], targets?: InstallTargets): InstallResult {
