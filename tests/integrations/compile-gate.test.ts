@@ -2,14 +2,20 @@
  * The fail-closed compile gate with real hook processes: the seed's scenarios plus the traps it
  * fixes (a grep that mentions aic_compile, a submitted prompt, sibling races in a parallel batch).
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { markProjectCompiled } from "../../src/integrations/shared/gate-state.js";
+import {
+  markGenerationCompiled,
+  markProjectCompiled,
+} from "../../src/integrations/shared/gate-state.js";
 import { conversationStateDir, projectStateDir } from "../../src/integrations/shared/hook-state.js";
 import { buildHooks, fixture, makeSandbox, readHealth, runHook, type Sandbox } from "./helpers.js";
 
 const GATE = "AIC-require-aic-compile.cjs";
+const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let hooks: string;
 beforeAll(async () => {
   hooks = await buildHooks();
@@ -80,14 +86,32 @@ describe("compile gate", () => {
     for (const round of [1, 2]) {
       const sb = makeSandbox();
       const gen = `batch-${round}`;
+      // All four processes start together, as Cursor starts a parallel batch: the others may
+      // check the gate before the compile's process has written its marker.
       const results = await Promise.all([
+        gate(sb, tool(sb, "preToolUse.mcp-aic-compile", gen)),
         gate(sb, tool(sb, "preToolUse.read", gen)),
         gate(sb, tool(sb, "preToolUse.shell", gen)),
-        gate(sb, tool(sb, "preToolUse.mcp-aic-compile", gen)),
         gate(sb, tool(sb, "preToolUse.grep-mentions-aic_compile", gen)),
       ]);
       expect(results.map((r) => r.json?.permission)).toEqual(["allow", "allow", "allow", "allow"]);
     }
+  });
+
+  it("lets a call through when the sibling's marker appears while the gate polls", async () => {
+    const sb = makeSandbox();
+    const child = spawn(process.execPath, [join(hooks, GATE)], { cwd: sb.root, env: sb.env });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    // The hook starts and waits for its input; it checks the gate as soon as stdin closes.
+    child.stdin.write(JSON.stringify(tool(sb, "preToolUse.read", "polled")));
+    await sleep(1000);
+    child.stdin.end();
+    await sleep(100);
+    markGenerationCompiled(conversationStateDir(sb.root, CONV, sb.env), "polled");
+    await closed;
+    expect(JSON.parse(stdout)).toEqual({ permission: "allow" });
   });
 
   it("opens for a fresh project compile in another generation, not for a stale one", async () => {
