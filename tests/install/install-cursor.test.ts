@@ -3,7 +3,7 @@
  * package so manifest and version changes can be simulated: obsolete scripts, rule versions,
  * foreign files, the lock.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -14,7 +14,14 @@ import {
 import { acquireInstallLock, defaultLockDeps, LockBusyError } from "../../src/install/lock.js";
 import { uninstallCursor, defaultUninstallDeps } from "../../src/install/uninstall-cursor.js";
 import type { HookRegistration } from "../../src/integrations/cursor/manifest.js";
-import { cleanupTempDirs, sandbox, tempDir, writeFixtureBundles, type Sandbox } from "./helpers.js";
+import {
+  cleanupTempDirs,
+  read,
+  sandbox,
+  tempDir,
+  writeFixtureBundles,
+  type Sandbox,
+} from "./helpers.js";
 
 afterAll(cleanupTempDirs);
 
@@ -43,7 +50,6 @@ function deps(
 }
 
 const hooksDir = (sbx: Sandbox) => join(sbx.project, ".cursor", "hooks");
-const read = (path: string) => readFileSync(path, "utf8");
 
 describe("installCursor (in-process)", () => {
   it("removes obsolete scripts only when their bytes prove AIC wrote them, whatever their names", async () => {
