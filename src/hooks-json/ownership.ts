@@ -1,5 +1,6 @@
 import type { CommandScope, ShellGrammar } from "./command.js";
-import { AbsenceUnprovenError, ConflictError, InvalidRequestError } from "./errors.js";
+import { AbsenceUnprovenError, ConflictError, InvalidRequestError, LimitError } from "./errors.js";
+import { LIMITS } from "./limits.js";
 import { type HooksDocument, type HooksWarning, commandOf, parseHooksText } from "./document.js";
 import {
   type EditContext,
@@ -341,6 +342,8 @@ function finish(
     : text === null
       ? new Uint8Array(0)
       : new TextEncoder().encode(text);
+  // The output obeys the same limits as input (the parse above checked depth and nodes).
+  if (bytes.length > LIMITS.maxBytes) throw new LimitError("too-large");
   const ownedNodes = new Set<JsonValue>();
   const entries: ReceiptEntry[] = desired.map((d) => {
     if (after)

@@ -5,6 +5,8 @@ import {
   type OwnedEntrySpec,
   type OwnershipReceipt,
   type PlanResult,
+  LIMITS,
+  parseHooksDocument,
   planOwnedEntries,
   removeOwnedEntries,
   repairOwnedEntries,
@@ -157,6 +159,13 @@ describe("install", () => {
       const spec = { ...STOP, fields } as unknown as OwnedEntrySpec;
       expect(errorOf(() => install("{}", [spec])).code).toBe("invalid-field");
     }
+  });
+
+  // Red if an install could write a file the next run refuses to read (output over 4 MiB).
+  it("refuses when the result would exceed the size limit", () => {
+    const near = `{"note": "${"x".repeat(LIMITS.maxBytes - 20)}"}`;
+    expect(() => parseHooksDocument(enc(near))).not.toThrow();
+    expect(errorOf(() => install(near, [STOP])).code).toBe("too-large");
   });
 
   // Red if a refusal produced partial output or changed the caller's bytes.
