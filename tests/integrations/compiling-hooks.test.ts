@@ -80,6 +80,22 @@ describe("AIC-compile-context", () => {
     expect(readHealth(sb)).toEqual([]);
   });
 
+  it("uses a cloud agent's bc- conversation id", async () => {
+    const sb = makeSandbox();
+    const pkg = standInPackage(sb);
+    const r = await runHook(
+      hooks,
+      "AIC-compile-context.cjs",
+      sb,
+      fixture("sessionStart.cloud-no-transcript", sb.root),
+      {
+        env: { AIC_PACKAGE_ROOT: pkg.root },
+      },
+    );
+    expect(r.json?.env).toEqual({ AIC_PROJECT_ROOT: sb.root, AIC_CONVERSATION_ID: "bc-9d2f1e" });
+    expect(pkg.calls()[0]).toMatchObject({ conversationId: "bc-9d2f1e" });
+  });
+
   it("answers {} within its deadline when the compile is too slow", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
@@ -180,6 +196,28 @@ describe("subagent hooks", () => {
       .trim()
       .split("\n");
     expect(models).toHaveLength(1);
+  });
+
+  it("AIC-subagent-start-model-id records the subagent model without compiling", async () => {
+    const sb = makeSandbox();
+    const pkg = standInPackage(sb);
+    const r = await runHook(
+      hooks,
+      "AIC-subagent-start-model-id.cjs",
+      sb,
+      fixture("subagentStart", sb.root),
+      {
+        env: { AIC_PACKAGE_ROOT: pkg.root },
+      },
+    );
+    expect(r.json).toEqual({ permission: "allow" });
+    expect(pkg.calls()).toEqual([]);
+    const models = readFileSync(join(sb.root, ".aic/session-models.jsonl"), "utf8");
+    expect(JSON.parse(models)).toMatchObject({
+      conversationId: CONV,
+      model: "claude-4.5-haiku",
+      source: "subagentStart",
+    });
   });
 
   it("AIC-subagent-compile allows even when the compile fails", async () => {
