@@ -263,7 +263,7 @@ describe("subagent hooks", () => {
 
 const realService = join(REPO_ROOT, "dist/service/compilation-service.js");
 describe.skipIf(!existsSync(realService))(
-  "with the real compilation service (npm run build)",
+  "with the real compilation service (skipped until `npm run build` has produced dist/service)",
   () => {
     it("AIC-compile-context compiles a small project and the subagent hooks record and reparent", async () => {
       const sb = makeSandbox();
