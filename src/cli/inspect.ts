@@ -89,6 +89,12 @@ export function renderInspect(out: InspectOutcome, c: Colours): string {
       ),
     });
   }
+  if (out.warnings.length) {
+    sections.push({
+      title: "Warnings",
+      body: out.warnings.map((w) => `  ${c.yellow(w)}`).join("\n"),
+    });
+  }
   return renderReport(`AIC inspect: ${out.projectRoot}`, summary, sections, c);
 }
 

@@ -3,7 +3,7 @@
  * process, over a database filled by real compilations, HOME and AIC_HOME in a temp folder.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -140,6 +140,20 @@ describe("diagnostics CLI", () => {
     expect(
       (JSON.parse(aic(["status", "--json"]).stdout) as { compilations: number }).compilations,
     ).toBe(3);
+  });
+
+  it("aic inspect shows config warnings, and refuses a broken config naming the key", () => {
+    writeFileSync(join(sb.project, "aic.config.json"), JSON.stringify({ budgte: 100 }));
+    expect(aic(["inspect", "--project", sb.project, "--intent", "findUser"]).stdout).toMatch(
+      /Warnings\n\s+.*unknown key "budgte" is ignored/,
+    );
+    writeFileSync(join(sb.project, "aic.config.json"), JSON.stringify({ budget: 0 }));
+    const bad = aic(["inspect", "--project", sb.project, "--intent", "findUser"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(
+      /^aic inspect: .*aic\.config\.json: "budget" must be a positive integer/,
+    );
+    rmSync(join(sb.project, "aic.config.json"));
   });
 
   it("aic inspect refuses the home folder and a missing project clearly", () => {
