@@ -9,6 +9,7 @@ import {
   getCachedContext,
   getSession,
   insertCompilation,
+  isBusyError,
   lastCompilation,
   listCompilations,
   listProjects,
@@ -18,6 +19,7 @@ import {
   SCHEMA_VERSION,
   touchSession,
   upsertProject,
+  withBusyRetry,
   type CompilationRecord,
 } from "../../src/store/index.js";
 
@@ -180,5 +182,43 @@ describe("store", () => {
       db.prepare("SELECT name FROM sqlite_master WHERE name = 'user_notes'").get(),
     ).toBeTruthy();
     db.close();
+  });
+});
+
+describe("busy retry", () => {
+  const busy = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+
+  it("retries busy failures with backoff until the work succeeds", () => {
+    const sleeps: number[] = [];
+    let calls = 0;
+    const result = withBusyRetry(
+      () => {
+        if (++calls < 4) throw busy();
+        return "done";
+      },
+      { sleep: (ms) => void sleeps.push(ms) },
+    );
+    expect(result).toBe("done");
+    expect(sleeps).toHaveLength(3);
+    expect(isBusyError(Object.assign(new Error("x"), { code: "SQLITE_BUSY_RECOVERY" }))).toBe(true);
+  });
+
+  it("rethrows other errors at once, and busy ones after the time limit", () => {
+    let calls = 0;
+    expect(() =>
+      withBusyRetry(() => {
+        calls++;
+        throw new Error("no such table: x");
+      }),
+    ).toThrow(/no such table/);
+    expect(calls).toBe(1);
+    expect(() =>
+      withBusyRetry(
+        () => {
+          throw busy();
+        },
+        { maxWaitMs: 50, sleep: () => {} },
+      ),
+    ).toThrow(/database is locked/);
   });
 });
