@@ -26,6 +26,7 @@ import {
 } from "../../src/integrations/shared/ids.js";
 import { hookProjectHash } from "../../src/integrations/shared/hook-state.js";
 import { sha256Hex } from "../../src/integrations/shared/sha256.js";
+import { isUsableProjectRoot } from "../../src/integrations/shared/project-root.js";
 import { readBoundedStdin } from "../../src/integrations/shared/stdin.js";
 import { projectHash } from "../../src/shared/paths.js";
 
@@ -287,5 +288,14 @@ describe("hook-side SHA-256 (no node:crypto at start-up)", () => {
   it("keys hook state like paths.projectHash", () => {
     for (const root of ["/home/dev/projects/shop-api", "/tmp/é 中文/x/..", "relative/dir"])
       expect(hookProjectHash(root)).toBe(projectHash(root));
+  });
+});
+
+describe("usable project roots", () => {
+  it("refuses the filesystem root, the home folder and ~/.cursor", () => {
+    expect(isUsableProjectRoot("/", "/home/u")).toBe(false);
+    expect(isUsableProjectRoot("/home/u", "/home/u")).toBe(false);
+    expect(isUsableProjectRoot("/home/u/.cursor", "/home/u")).toBe(false);
+    expect(isUsableProjectRoot("/home/u/projects/shop", "/home/u")).toBe(true);
   });
 });

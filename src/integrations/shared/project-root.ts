@@ -1,7 +1,7 @@
 /** Which project a hook runs for: CURSOR_PROJECT_DIR, then the payload's workspace root, then cwd. */
 import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { parse, resolve } from "node:path";
+import { join, parse, resolve } from "node:path";
 import { isObject, str, type Payload } from "./payload.js";
 
 function isDir(p: string): boolean {
@@ -35,10 +35,12 @@ function real(p: string): string {
 }
 
 /**
- * A window without a project folder runs hooks from `/` or the home folder (user-scope installs).
- * AIC cannot compile those (the service refuses them), so hooks stay out of the way there.
+ * A window without a project folder runs hooks from `/`, the home folder or `~/.cursor` (user-scope
+ * installs run there). AIC cannot compile those (the service refuses `/` and home), so hooks stay
+ * out of the way there.
  */
 export function isUsableProjectRoot(root: string, home: string = homedir()): boolean {
   const r = real(root);
-  return parse(r).root !== r && r !== real(home);
+  const h = real(home);
+  return parse(r).root !== r && r !== h && r !== join(h, ".cursor");
 }
