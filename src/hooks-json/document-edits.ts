@@ -1,6 +1,6 @@
 import { entryDigest } from "./canonical.js";
 import { type HooksDocument, commandOf, parseHooksText } from "./document.js";
-import { appendChild, removeChild } from "./edits.js";
+import { appendChild, isBlank, onlyWhitespaceAnd, removeChild } from "./edits.js";
 import { type Layout, lineIndent, renderEntry } from "./layout.js";
 import type { EntryPairs } from "./receipt.js";
 import type { JsonArray, JsonMember, JsonObject, ParseMode } from "./parse.js";
@@ -125,17 +125,14 @@ function holdsOnly(text: string, container: JsonArray | JsonObject, index: numbe
   const child = container.type === "array" ? container.items[index]! : container.members[index]!;
   return (
     isBlank(text, container.start + 1, child.start) &&
-    /^[ \t\r\n]*,?[ \t\r\n]*$/.test(text.slice(child.end, container.end - 1))
+    (isBlank(text, child.end, container.end - 1) ||
+      onlyWhitespaceAnd(text, child.end, container.end - 1, ","))
   );
 }
 
 /** No comment between a member's key and value, so removing the member removes no comment. */
 function isPlainMember(text: string, m: JsonMember): boolean {
-  return /^[ \t\r\n]*:[ \t\r\n]*$/.test(text.slice(m.key.end, m.value.start));
-}
-
-function isBlank(text: string, from: number, to: number): boolean {
-  return /^[ \t\r\n]*$/.test(text.slice(from, to));
+  return onlyWhitespaceAnd(text, m.key.end, m.value.start, ":");
 }
 
 /** Restore `{}` only when this removal empties the container we opened. */

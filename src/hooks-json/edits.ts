@@ -94,9 +94,7 @@ export function removeChild(
   const child = kids[index]!;
   const prev = kids[index - 1];
   const next = kids[index + 1];
-  const isBlank = (from: number, to: number) => /^[ \t\r\n]*$/.test(text.slice(from, to));
-  const isSeparator = (from: number, to: number) =>
-    /^[ \t\r\n]*,[ \t\r\n]*$/.test(text.slice(from, to));
+  const isSeparator = (from: number, to: number) => onlyWhitespaceAnd(text, from, to, ",");
 
   if (prev) {
     if (isSeparator(prev.end, child.start)) return splice(text, prev.end, child.end, "");
@@ -113,20 +111,26 @@ export function removeChild(
   // The only child.
   const open = container.start + 1;
   const close = container.end - 1;
-  const from = isBlank(open, child.start) ? open : child.start;
+  const from = isBlank(text, open, child.start) ? open : child.start;
   const comma = commas[index]!;
   // A trailing comma goes too; when comments sit between, only the comma itself.
-  const to = comma >= 0 && isBlank(child.end, comma) ? comma + 1 : child.end;
+  const to = comma >= 0 && isBlank(text, child.end, comma) ? comma + 1 : child.end;
   let out = comma >= 0 && to === child.end ? splice(text, comma, comma + 1, "") : text;
   out = splice(out, from, to, "");
   const newClose = close - (text.length - out.length);
-  if (restoreCompact && isBlankText(out.slice(open, newClose)))
-    out = splice(out, open, newClose, "");
+  if (restoreCompact && isBlank(out, open, newClose)) out = splice(out, open, newClose, "");
   return out;
 }
 
-function isBlankText(s: string): boolean {
-  return /^[ \t\r\n]*$/.test(s);
+/** True when text[from, to) is JSON whitespace only (no comments). */
+export function isBlank(text: string, from: number, to: number): boolean {
+  return /^[ \t\r\n]*$/.test(text.slice(from, to));
+}
+
+/** True when text[from, to) is whitespace around exactly one `mark` (",", ":"), no comments. */
+export function onlyWhitespaceAnd(text: string, from: number, to: number, mark: string): boolean {
+  const s = text.slice(from, to);
+  return s.includes(mark) && /^[ \t\r\n]*$/.test(s.replace(mark, ""));
 }
 
 export function splice(text: string, from: number, to: number, insert: string): string {
