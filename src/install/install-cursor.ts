@@ -14,7 +14,7 @@ import { applyPlan, nextState, settleJournal, type Commit } from "./apply.js";
 import { FileWriter, isDirectory } from "./files.js";
 import { planGitExclude } from "./git-exclude.js";
 import { planHooksInstall } from "./hooks-file.js";
-import { acquireInstallLock, defaultLockDeps, installLockPath, type LockDeps } from "./lock.js";
+import { acquireTargetLocks, defaultLockDeps, type LockDeps } from "./lock.js";
 import { aicMcpEntry, planMcpRegistration } from "./mcp-json.js";
 import { aicPackageRoot, aicVersion, builtHooksDir, cliEntry } from "./package-info.js";
 import { Plan } from "./plan.js";
@@ -83,7 +83,9 @@ export async function installCursor(
     ]);
   }
   const targets = resolveTargets({ ...opts, env: deps.env, home: deps.home });
-  const lock = await acquireInstallLock(installLockPath(targets.root, deps.env), deps.lock);
+  // ~/.cursor/mcp.json is shared with --user installs: lock the home folder too.
+  const roots = opts.globalMcp ? [targets.root, deps.home] : [targets.root];
+  const lock = await acquireTargetLocks(roots, deps.env, deps.lock);
   try {
     let state: InstallState;
     try {

@@ -117,3 +117,29 @@ function removeIfStillHeldBy(lockPath: string, pid: number | undefined): void {
     // Already gone: another process cleaned up the same stale lock.
   }
 }
+
+/**
+ * Locks for every target folder an operation writes into, always in the order given (the
+ * project first, then the home folder), so two operations can never wait on each other.
+ */
+export async function acquireTargetLocks(
+  roots: string[],
+  env: NodeJS.ProcessEnv,
+  deps: LockDeps = defaultLockDeps,
+): Promise<HeldLock> {
+  const held: HeldLock[] = [];
+  try {
+    for (const root of [...new Set(roots)]) {
+      held.push(await acquireInstallLock(installLockPath(root, env), deps));
+    }
+  } catch (err) {
+    for (const lock of held.reverse()) lock.release();
+    throw err;
+  }
+  return {
+    path: held[0]!.path,
+    release: () => {
+      for (const lock of [...held].reverse()) lock.release();
+    },
+  };
+}

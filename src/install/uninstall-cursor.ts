@@ -19,7 +19,7 @@ import {
 } from "./files.js";
 import { EXCLUDE_LINE } from "./git-exclude.js";
 import { planHooksRemoval } from "./hooks-file.js";
-import { acquireInstallLock, defaultLockDeps, installLockPath, type LockDeps } from "./lock.js";
+import { acquireTargetLocks, defaultLockDeps, type LockDeps } from "./lock.js";
 import { canonicalDigest, editMcpJson, parseMcpJson } from "./mcp-json.js";
 import { writtenByAic } from "./plan.js";
 import {
@@ -85,7 +85,8 @@ export async function uninstallCursor(
     const skip = devModeReason(targets.root);
     if (skip) return { ...result, status: "skipped", refusals: [skip] };
   }
-  const lock = await acquireInstallLock(installLockPath(targets.root, deps.env), deps.lock);
+  // The state may name ~/.cursor/mcp.json (--global-mcp), shared with --user installs.
+  const lock = await acquireTargetLocks([targets.root, deps.home], deps.env, deps.lock);
   try {
     let state: InstallState | undefined;
     try {

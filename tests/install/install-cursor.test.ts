@@ -11,7 +11,13 @@ import {
   defaultInstallDeps,
   type InstallDeps,
 } from "../../src/install/install-cursor.js";
-import { acquireInstallLock, defaultLockDeps, LockBusyError } from "../../src/install/lock.js";
+import {
+  acquireInstallLock,
+  acquireTargetLocks,
+  defaultLockDeps,
+  installLockPath,
+  LockBusyError,
+} from "../../src/install/lock.js";
 import { uninstallCursor, defaultUninstallDeps } from "../../src/install/uninstall-cursor.js";
 import type { HookRegistration } from "../../src/integrations/cursor/manifest.js";
 import {
@@ -211,6 +217,19 @@ describe("install lock", () => {
     await expect(busy).rejects.toThrow(new RegExp(`pid ${process.pid}`));
     held.release();
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe("target locks", () => {
+  it("holds the project's and the home's lock together and releases both", async () => {
+    const env = { AIC_HOME: tempDir("aic-home") };
+    const [project, home] = [tempDir("p"), tempDir("h")];
+    const both = await acquireTargetLocks([project, home, project], env);
+    for (const root of [project, home]) expect(existsSync(installLockPath(root, env))).toBe(true);
+    const fast = { ...defaultLockDeps, timeoutMs: 0, sleep: async () => {} };
+    await expect(acquireTargetLocks([home], env, fast)).rejects.toBeInstanceOf(LockBusyError);
+    both.release();
+    for (const root of [project, home]) expect(existsSync(installLockPath(root, env))).toBe(false);
   });
 });
 
