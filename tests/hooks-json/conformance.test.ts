@@ -1,7 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HooksJsonError, parseHooksDocument, parseJsonBytes } from "../../src/hooks-json/index.js";
+import {
+  HooksJsonError,
+  type JsonValue,
+  parseHooksDocument,
+  parseJsonBytes,
+} from "../../src/hooks-json/index.js";
 
 /**
  * JSONTestSuite (nst/JSONTestSuite test_parsing) in strict mode. It lives outside the repo
@@ -133,4 +138,31 @@ describe.skipIf(!present)("JSONTestSuite test_parsing, strict mode", () => {
       .filter((f) => accepts(read(f), "jsonc"));
     expect(accepted.sort()).toEqual(jsoncOnly);
   });
+
+  // Red if the tree decoded any string, escape, key or number differently from JSON.parse.
+  it("decodes every y_ file to the same value as JSON.parse", () => {
+    for (const f of files.filter(
+      (x) => x.startsWith("y_") && !Y_REJECTED_BY_DOCUMENT_RULES.has(x),
+    )) {
+      const bytes = read(f);
+      expect(toJs(parseJsonBytes(bytes, "strict").root), f).toEqual(
+        JSON.parse(new TextDecoder().decode(bytes)),
+      );
+    }
+  });
 });
+
+function toJs(node: JsonValue): unknown {
+  switch (node.type) {
+    case "string":
+      return node.value;
+    case "number":
+      return Number(node.text);
+    case "literal":
+      return JSON.parse(node.text);
+    case "array":
+      return node.items.map(toJs);
+    case "object":
+      return Object.fromEntries(node.members.map((m) => [m.key.value, toJs(m.value)]));
+  }
+}
