@@ -39,6 +39,8 @@ export interface HookContext {
   config(): ProjectConfig;
   /** One health-log line for an error the hook handles and swallows. */
   reportError(stage: string, err: unknown): void;
+  /** Run a side effect that must not stop the hook: a failure becomes one health-log line. */
+  attempt<T>(stage: string, fn: () => T): T | undefined;
 }
 
 export interface HookSpec {
@@ -168,15 +170,18 @@ export async function runHook(spec: HookSpec, deps: RunDeps = {}): Promise<void>
       config: () => DEFAULT_CONFIG,
       reportError: (stage, err) =>
         recordHookError({ hook: spec.name, stage, error: err, projectRoot, conversationId }, env),
+      attempt(stage, fn) {
+        try {
+          return fn();
+        } catch (err) {
+          this.reportError(stage, err);
+          return undefined;
+        }
+      },
     };
     ctx.config = loadConfig(ctx);
-    if (native && conversationId) {
-      try {
-        touchCursorMarker(convDir);
-      } catch (err) {
-        ctx.reportError("write cursor marker", err);
-      }
-    }
+    if (native && conversationId)
+      ctx.attempt("write cursor marker", () => touchCursorMarker(convDir));
     const deadline = deadlineMs(spec, env);
     if (deadline !== undefined) {
       setTimeout(() => {

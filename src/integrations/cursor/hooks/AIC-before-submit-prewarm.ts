@@ -13,21 +13,15 @@ void runHook({
   handle(ctx) {
     const prompt = typeof ctx.payload.prompt === "string" ? ctx.payload.prompt : "";
     if (prompt.trim() === "") return { continue: true };
-    try {
-      savePrompt(ctx.convDir, ctx.generationId, prompt);
-    } catch (err) {
-      ctx.reportError("save prompt", err);
-    }
-    try {
+    ctx.attempt("save prompt", () => savePrompt(ctx.convDir, ctx.generationId, prompt));
+    ctx.attempt("append prompt log", () => {
       appendPromptLog(ctx.projectRoot, {
         conversationId: ctx.conversationId,
         generationId: ctx.generationId,
         prompt,
         source: "cursor",
       });
-    } catch (err) {
-      ctx.reportError("append prompt log", err);
-    }
+    });
     return { continue: true };
   },
 });

@@ -28,15 +28,13 @@ void runHook({
       ctx.reportError("compile", result.kind === "failed" ? result.reason : "unexpected reparent");
       return {};
     }
-    try {
+    ctx.attempt("record compile", () => {
       recordCompile(ctx.convDir, {
         intent: OMITTED_INTENT,
         files: result.files,
         source: "session_start",
       });
-    } catch (err) {
-      ctx.reportError("record compile", err);
-    }
+    });
     return {
       env: {
         AIC_PROJECT_ROOT: ctx.projectRoot,

@@ -17,7 +17,7 @@ void runHook({
     const p = ctx.payload;
     const result = readCompileOutput(p.tool_output ?? p.tool_response ?? p.toolOutput);
     if (!result.ok) return {};
-    try {
+    ctx.attempt("record compile", () => {
       markGenerationCompiled(ctx.convDir, ctx.generationId);
       markProjectCompiled(
         ctx.projectRoot,
@@ -26,9 +26,7 @@ void runHook({
       );
       const intent = str(mcpArguments(p).intent);
       if (intent) recordCompile(ctx.convDir, { intent, files: result.files, source: "tool" });
-    } catch (err) {
-      ctx.reportError("record compile", err);
-    }
+    });
     return { additional_context: CONFIRMATION };
   },
 });

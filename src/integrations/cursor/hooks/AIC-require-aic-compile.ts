@@ -18,11 +18,7 @@ void runHook({
   async handle(ctx) {
     const config = ctx.config();
     if (bypassActive(config)) return ALLOW;
-    try {
-      sweepStaleState(ctx.projectRoot, ctx.env);
-    } catch (err) {
-      ctx.reportError("sweep stale state", err);
-    }
+    ctx.attempt("sweep stale state", () => sweepStaleState(ctx.projectRoot, ctx.env));
     return decide({ ...ctx, windowSecs: config.compileRecencyWindowSecs });
   },
 });

@@ -14,11 +14,9 @@ void runHook({
     const p = ctx.payload;
     // Without an id we cannot tell this session's state from another's: leave it to the sweep.
     if (ctx.conversationId) {
-      try {
-        rmSync(ctx.convDir, { recursive: true, force: true });
-      } catch (err) {
-        ctx.reportError("remove session state", err);
-      }
+      ctx.attempt("remove session state", () =>
+        rmSync(ctx.convDir, { recursive: true, force: true }),
+      );
     }
     appendSessionLog(ctx.projectRoot, {
       sessionId: str(p.session_id) ?? ctx.conversationId ?? null,

@@ -10,15 +10,13 @@ void runHook({
   handle(ctx) {
     const model = validModelId(ctx.payload.model);
     if (model) {
-      try {
+      ctx.attempt("append session model", () => {
         appendSessionModel(ctx.projectRoot, {
           conversationId: ctx.conversationId,
           model,
           source: "sessionStart",
         });
-      } catch (err) {
-        ctx.reportError("append session model", err);
-      }
+      });
     }
     const lines: string[] = [];
     const reminders = readCriticalReminders(ctx.projectRoot);

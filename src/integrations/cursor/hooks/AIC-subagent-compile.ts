@@ -23,15 +23,13 @@ void runHook({
     const intent = (firstStr(p, "task", "prompt") ?? DEFAULT_SUBAGENT_INTENT).slice(0, 200);
     const { model, fromPayload } = resolveSubagentModel(ctx.projectRoot, p.subagent_model, parent);
     if (model && fromPayload) {
-      try {
+      ctx.attempt("append session model", () => {
         appendSessionModel(ctx.projectRoot, {
           conversationId: parent,
           model,
           source: "subagentStart",
         });
-      } catch (err) {
-        ctx.reportError("append session model", err);
-      }
+      });
     }
     const result = await compileForHook({
       intent,
@@ -43,11 +41,9 @@ void runHook({
     });
     if (result.kind === "failed") ctx.reportError("telemetry compile", result.reason);
     if (result.kind === "compiled") {
-      try {
-        recordCompile(ctx.convDir, { intent, files: result.files, source: "subagent_start" });
-      } catch (err) {
-        ctx.reportError("record compile", err);
-      }
+      ctx.attempt("record compile", () =>
+        recordCompile(ctx.convDir, { intent, files: result.files, source: "subagent_start" }),
+      );
     }
     return ALLOW;
   },
