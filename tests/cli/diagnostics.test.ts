@@ -3,16 +3,15 @@
  * process, over a database filled by real compilations, HOME and AIC_HOME in a temp folder.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { colourEnabled } from "../../src/cli/output/colour.js";
 import { runCompilation } from "../../src/service/compilation-service.js";
 import { openDatabase } from "../../src/store/index.js";
+import { CLI, requireBuiltCli } from "../service/built-cli.js";
 import { childEnv, makeSandbox, type Sandbox } from "../service/fixture-project.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 let sb: Sandbox;
 
 function aic(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
@@ -30,7 +29,7 @@ process.env.AIC_HOME = processSandbox.aicHome;
 process.env.HOME = processSandbox.home;
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  requireBuiltCli();
   sb = makeSandbox();
   const db = openDatabase({ path: join(sb.aicHome, "aic.sqlite") });
   const deps = { db: () => db, homeDir: sb.home };

@@ -2,15 +2,11 @@
  * Several built MCP servers (as several Cursor windows would run) compiling into one AIC_HOME at
  * the same time: every compilation recorded, none refused, the shared cache consistent.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { connectBuiltServer } from "../service/built-cli.js";
 import { childEnv, makeSandbox } from "../service/fixture-project.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const SERVERS = 3;
 const INTENTS = [
   "findUser by name",
@@ -21,19 +17,10 @@ const INTENTS = [
 
 describe("concurrent MCP servers on one database", () => {
   it("record every compilation from every server", async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
     const sb = makeSandbox();
     const clients = await Promise.all(
       Array.from({ length: SERVERS }, async (_, k) => {
-        const client = new Client({ name: `window-${k}`, version: "1" });
-        await client.connect(
-          new StdioClientTransport({
-            command: process.execPath,
-            args: [CLI, "serve"],
-            env: childEnv(sb),
-            stderr: "pipe",
-          }),
-        );
+        const { client } = await connectBuiltServer(childEnv(sb), { name: `window-${k}` });
         return client;
       }),
     );

@@ -3,20 +3,17 @@
  * over stdio, with HOME and AIC_HOME in a temp folder.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, connectBuiltServer } from "../service/built-cli.js";
 import { childEnv, makeSandbox, type Sandbox } from "../service/fixture-project.js";
-
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
 let sandbox: Sandbox;
 let client: Client;
-let stderr = "";
+let serverStderr: () => string;
 
 function texts(result: unknown): string[] {
   return (result as CallToolResult).content.map((c) => (c.type === "text" ? c.text : ""));
@@ -55,18 +52,11 @@ async function compile(args: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   sandbox = makeSandbox();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "serve"],
-    env: childEnv(sandbox),
-    cwd: sandbox.home, // deliberately not the project: nothing may assume cwd
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  client = new Client({ name: "aic-test", version: "1.0.0" });
-  await client.connect(transport);
+  // cwd deliberately not the project: nothing may assume the working directory.
+  const server = await connectBuiltServer(childEnv(sandbox), { cwd: sandbox.home });
+  client = server.client;
+  serverStderr = server.stderr;
 });
 
 afterAll(async () => {
@@ -278,6 +268,6 @@ describe("aic serve over stdio (built server, SDK client)", () => {
   });
 
   it("logged nothing alarming on stderr", () => {
-    expect(stderr).not.toMatch(/Error|locked/);
+    expect(serverStderr()).not.toMatch(/Error|locked/);
   });
 });

@@ -2,42 +2,18 @@
  * Server start-up behaviour of the built `aic serve`: JSONL log pruning for known projects, and
  * the editor bootstrap seam triggered by the client's workspace roots.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readJsonl } from "../../src/shared/jsonl.js";
 import { appendPromptLog, projectFile, PROMPT_LOG } from "../../src/shared/project-logs.js";
 import { openDatabase, upsertProject } from "../../src/store/index.js";
+import { CLI, connectBuiltServer } from "../service/built-cli.js";
 import { childEnv, makeSandbox } from "../service/fixture-project.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
-
-async function startServer(env: Record<string, string>, roots?: string[]) {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  let stderr = "";
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "serve"],
-    env,
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client(
-    { name: "aic-test", version: "1.0.0" },
-    roots ? { capabilities: { roots: { listChanged: true } } } : {},
-  );
-  if (roots) {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: "workspace" })),
-    }));
-  }
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
+function startServer(env: Record<string, string>, roots?: string[]) {
+  return connectBuiltServer(env, roots ? { roots } : {});
 }
 
 describe("aic serve start-up", () => {
