@@ -112,7 +112,13 @@ export function spawnDetachedDaemon(
   start: DaemonStartCommand,
   env: NodeJS.ProcessEnv = process.env,
 ): void {
-  const child = spawn(start.command, start.args, { detached: true, stdio: "ignore", env });
+  // cwd "/": a daemon must not keep the folder of whichever project started it busy.
+  const child = spawn(start.command, start.args, {
+    detached: true,
+    stdio: "ignore",
+    env,
+    cwd: "/",
+  });
   child.on("error", () => {}); // a missing node/cli.js must not crash the caller
   child.unref();
 }

@@ -61,13 +61,30 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
     });
   }
 
+  /**
+   * One request per project at a time: a project's warm index is refreshed in place, so two
+   * compiles of it must not interleave; and the second of two identical requests arriving
+   * together is then answered from the result cache the first one filled.
+   */
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(projectRoot: string, run: () => Promise<T>): Promise<T> {
+    const key = resolve(projectRoot);
+    const result = (queues.get(key) ?? Promise.resolve()).then(run, run);
+    const tail = result.catch(() => undefined);
+    queues.set(key, tail);
+    void tail.then(() => queues.get(key) === tail && queues.delete(key));
+    return result;
+  }
+
   async function compile(params: unknown): Promise<unknown> {
     const input = validate(compileInputSchema, params, "compile");
-    const outcome = await asBadRequest(() =>
-      runCompilation(input, {
-        compile: (request) => compiler.compile(request),
-        ...deps.compilation,
-      }),
+    const outcome = await oneAtATime(input.projectRoot, () =>
+      asBadRequest(() =>
+        runCompilation(input, {
+          compile: (request) => compiler.compile(request),
+          ...deps.compilation,
+        }),
+      ),
     );
     if (!outcome.reparented) record(outcome.meta.projectRoot, outcome.meta.durationMs);
     return outcome;
@@ -75,7 +92,9 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
 
   async function compileContext(params: unknown): Promise<unknown> {
     const request = validate(compileRequestSchema, params, COMPILE_CONTEXT_METHOD);
-    const context = await asBadRequest(() => compiler.compile(request));
+    const context = await oneAtATime(request.projectRoot, () =>
+      asBadRequest(() => compiler.compile(request)),
+    );
     record(resolve(request.projectRoot), context.durationMs);
     return context;
   }

@@ -78,6 +78,30 @@ describe.skipIf(!built)("AIC-compile-context with the daemon", () => {
     expect(after.pid).toBe(status.pid);
   });
 
+  it("answers 20 hook processes started at once, each with its own compile", async () => {
+    const sb = project();
+    await run([CLI, "daemon", "start"], sb.env);
+    const before = compiles(await waitForDaemon(sb.env), sb.root);
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const payload = fixture("sessionStart", sb.root);
+        // Distinct conversations and models: 20 real compiles, not result-cache hits.
+        Object.assign(payload, {
+          conversation_id: `conv-${i}`,
+          session_id: `conv-${i}`,
+          model: `m-${i}`,
+        });
+        return runHook(hooks, "AIC-compile-context.cjs", sb, payload);
+      }),
+    );
+    runs.forEach((r, i) => {
+      expect(r.code).toBe(0);
+      expect(r.json?.env).toEqual({ AIC_PROJECT_ROOT: sb.root, AIC_CONVERSATION_ID: `conv-${i}` });
+      expect(String(r.json?.additional_context)).toContain("billing.py");
+    });
+    expect(compiles(await waitForDaemon(sb.env), sb.root) - before).toBe(20); // none fell back
+  });
+
   it("refuses invalid compile requests with the reason and keeps serving", async () => {
     const sb = project();
     const started = await run([CLI, "daemon", "start"], sb.env);
