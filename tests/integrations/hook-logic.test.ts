@@ -1,6 +1,9 @@
 /** The pure pieces behind the hooks, table-tested (the hook processes are tested elsewhere). */
 import { createHash } from "node:crypto";
-import { PassThrough } from "node:stream";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { criticalReminders } from "../../src/integrations/cursor/architect-rules.js";
@@ -141,23 +144,33 @@ describe("ids", () => {
 });
 
 describe("bounded stdin", () => {
-  it("returns the text when the writer closes", async () => {
-    const s = new PassThrough();
-    const p = readBoundedStdin({ stream: s });
-    s.end('{"a":"é"}');
-    expect(await p).toEqual({ kind: "ok", text: '{"a":"é"}' });
+  const dir = mkdtempSync(join(tmpdir(), "aic-stdin-"));
+  const fileFd = (name: string, text: string): number => {
+    writeFileSync(join(dir, name), text);
+    return openSync(join(dir, name), "r");
+  };
+
+  it("returns the text at end of input", async () => {
+    const fd = fileFd("ok", '{"a":"é"}');
+    expect(await readBoundedStdin({ fd })).toEqual({ kind: "ok", text: '{"a":"é"}' });
+    closeSync(fd);
   });
   it("stops at the size cap", async () => {
-    const s = new PassThrough();
-    const p = readBoundedStdin({ stream: s, maxBytes: 10 });
-    s.write("x".repeat(11));
-    expect(await p).toEqual({ kind: "too-large", bytes: 11 });
+    const fd = fileFd("big", "x".repeat(11));
+    expect(await readBoundedStdin({ fd, maxBytes: 10 })).toEqual({ kind: "too-large", bytes: 11 });
+    closeSync(fd);
   });
   it("gives up on a writer that never closes, keeping what arrived", async () => {
-    const s = new PassThrough();
-    const p = readBoundedStdin({ stream: s, timeoutMs: 30 });
-    s.write('{"a":1}');
-    expect(await p).toEqual({ kind: "timeout", text: '{"a":1}' });
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    // Read and write ends in one non-blocking descriptor: data, then "nothing yet" forever.
+    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    writeSync(fd, '{"a":1}');
+    expect(await readBoundedStdin({ fd, timeoutMs: 100 })).toEqual({
+      kind: "timeout",
+      text: '{"a":1}',
+    });
+    closeSync(fd);
   });
 });
 

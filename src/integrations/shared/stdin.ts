@@ -21,9 +21,7 @@ export type StdinResult =
 export interface StdinOptions {
   maxBytes?: number;
   timeoutMs?: number;
-  /** Read this stream instead of a file descriptor (tests). */
-  stream?: NodeJS.ReadableStream;
-  /** The descriptor to read; 0 by default. */
+  /** The descriptor to read; 0 by default (tests pass files and FIFOs). */
   fd?: number;
 }
 
@@ -36,9 +34,7 @@ export function pendingRead(): boolean {
 export function readBoundedStdin(opts: StdinOptions = {}): Promise<StdinResult> {
   const maxBytes = opts.maxBytes ?? STDIN_MAX_BYTES;
   const timeoutMs = opts.timeoutMs ?? STDIN_TIMEOUT_MS;
-  return opts.stream
-    ? readStream(opts.stream, maxBytes, timeoutMs)
-    : readFd(opts.fd ?? 0, maxBytes, timeoutMs);
+  return readFd(opts.fd ?? 0, maxBytes, timeoutMs);
 }
 
 function readFd(fd: number, maxBytes: number, timeoutMs: number): Promise<StdinResult> {
@@ -55,6 +51,7 @@ function readFd(fd: number, maxBytes: number, timeoutMs: number): Promise<StdinR
     const text = (): string => Buffer.concat(chunks).toString("utf8");
     const timer = setTimeout(() => finish({ kind: "timeout", text: text() }), timeoutMs);
     const next = (): void => {
+      if (settled) return;
       const buf = Buffer.allocUnsafe(64 * 1024);
       readInFlight = true;
       read(fd, buf, 0, buf.length, null, (err, n) => {
@@ -73,41 +70,5 @@ function readFd(fd: number, maxBytes: number, timeoutMs: number): Promise<StdinR
       });
     };
     next();
-  });
-}
-
-function readStream(
-  stream: NodeJS.ReadableStream,
-  maxBytes: number,
-  timeoutMs: number,
-): Promise<StdinResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let settled = false;
-    const finish = (result: StdinResult): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      stream.removeListener("data", onData);
-      stream.removeListener("end", onEnd);
-      stream.removeListener("error", onEnd);
-      // Stop reading so a huge or endless writer cannot keep us alive.
-      stream.pause();
-      resolve(result);
-    };
-    const text = (): string => Buffer.concat(chunks).toString("utf8");
-    const onData = (chunk: Buffer | string): void => {
-      const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      bytes += buf.length;
-      if (bytes > maxBytes) return finish({ kind: "too-large", bytes });
-      chunks.push(buf);
-    };
-    const onEnd = (): void => finish({ kind: "ok", text: text() });
-    const timer = setTimeout(() => finish({ kind: "timeout", text: text() }), timeoutMs);
-    timer.unref?.();
-    stream.on("data", onData);
-    stream.on("end", onEnd);
-    stream.on("error", onEnd);
   });
 }
