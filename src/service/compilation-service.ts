@@ -37,6 +37,7 @@ import {
   getSession,
   insertCompilation,
   putCachedContext,
+  touchCachedContext,
   reparentConversation,
   sharedDatabase,
   touchSession,
@@ -264,13 +265,13 @@ function topFiles(context: CompiledContext, limit = 10): TopFile[] {
     .map((f) => ({ path: f.path, tier: f.tier, tokens: f.tokens }));
 }
 
-/** One transaction: the project, the log row, the session, and the cache entry on a miss. */
+/** One transaction: the project, the log row, the session, and the cache entry (new or touched). */
 function recordCompilation(
   db: Db,
   projectRoot: string,
   row: Omit<CompilationRecord, "projectId">,
   session: { conversationId: string | null; realIntent: string | null },
-  cacheEntry: { key: string; context: CompiledContext } | undefined,
+  cache: { key: string; hit: boolean; context: CompiledContext },
 ): number {
   return writeTransaction(db, () => {
     const projectId = upsertProject(db, projectRoot, row.createdMs);
@@ -285,15 +286,8 @@ function recordCompilation(
         nowMs: row.createdMs,
       });
     }
-    if (cacheEntry) {
-      putCachedContext(
-        db,
-        cacheEntry.key,
-        projectId,
-        JSON.stringify(cacheEntry.context),
-        row.createdMs,
-      );
-    }
+    if (cache.hit) touchCachedContext(db, cache.key, row.createdMs);
+    else putCachedContext(db, cache.key, projectId, JSON.stringify(cache.context), row.createdMs);
     return id;
   });
 }
@@ -326,7 +320,7 @@ export async function runCompilation(
   let cached: CompiledContext | undefined;
   try {
     db = deps.db();
-    const text = getCachedContext(db, key, deps.now());
+    const text = getCachedContext(db, key);
     cached = text === undefined ? undefined : parseCachedContext(text);
   } catch (err) {
     db = undefined;
@@ -401,7 +395,7 @@ export async function runCompilation(
           topFiles: topFiles(context),
         },
         { conversationId, realIntent: prepared.realIntent },
-        cacheHit ? undefined : { key, context },
+        { key, hit: cacheHit, context },
       );
     } catch (err) {
       // The context is valid even if recording failed; say so instead of failing the compile.

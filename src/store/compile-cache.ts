@@ -8,20 +8,19 @@ import { writeTransaction, type Db } from "./database.js";
 /** Entries kept per project; compiled contexts with their traces are tens of KB each. */
 export const CACHE_ENTRIES_PER_PROJECT = 64;
 
-export function getCachedContext(db: Db, key: string, nowMs = Date.now()): string | undefined {
+/** A pure read: in WAL mode it never waits for a writer, so a cache hit stays fast. */
+export function getCachedContext(db: Db, key: string): string | undefined {
   const row = db.prepare("SELECT context FROM compile_cache WHERE key = ?").get(key) as
     { context: string } | undefined;
-  if (!row) return undefined;
-  // Bookkeeping only: a lost update of hits/last_used under contention is harmless.
-  try {
-    db.prepare("UPDATE compile_cache SET hits = hits + 1, last_used_ms = ? WHERE key = ?").run(
-      nowMs,
-      key,
-    );
-  } catch {
-    // the entry is still valid to return
-  }
-  return row.context;
+  return row?.context;
+}
+
+/** Count a hit and keep the entry from eviction (call inside the compilation's write). */
+export function touchCachedContext(db: Db, key: string, nowMs = Date.now()): void {
+  db.prepare("UPDATE compile_cache SET hits = hits + 1, last_used_ms = ? WHERE key = ?").run(
+    nowMs,
+    key,
+  );
 }
 
 export function putCachedContext(

@@ -23,6 +23,7 @@ export {
 export { touchSession, getSession, type SessionRow, type SessionTouch } from "./sessions.js";
 export {
   getCachedContext,
+  touchCachedContext,
   putCachedContext,
   cacheEntryCount,
   CACHE_ENTRIES_PER_PROJECT,

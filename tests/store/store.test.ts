@@ -7,6 +7,7 @@ import { databasePath } from "../../src/shared/paths.js";
 import {
   cacheEntryCount,
   getCachedContext,
+  touchCachedContext,
   getSession,
   insertCompilation,
   isBusyError,
@@ -169,7 +170,15 @@ describe("store", () => {
     for (let i = 0; i < 5; i++) putCachedContext(db, `k${i}`, p, `{"n":${i}}`, i, 3);
     expect(cacheEntryCount(db, p)).toBe(3);
     expect(getCachedContext(db, "k0")).toBeUndefined();
-    expect(getCachedContext(db, "k4", 10)).toBe('{"n":4}');
+    expect(getCachedContext(db, "k4")).toBe('{"n":4}');
+    // A touched entry survives the next eviction; the untouched oldest goes.
+    touchCachedContext(db, "k2", 10);
+    putCachedContext(db, "k5", p, "{}", 11, 3);
+    expect(getCachedContext(db, "k2")).toBeDefined();
+    expect(getCachedContext(db, "k3")).toBeUndefined();
+    expect(db.prepare("SELECT hits FROM compile_cache WHERE key = 'k2'").get()).toEqual({
+      hits: 1,
+    });
   });
 
   it("leaves a database created by plain SQLite alone until migrated", () => {
