@@ -19,8 +19,6 @@ import { reduction } from "./reduction.js";
 
 export const DEFAULT_STATUS_DAYS = 7;
 
-export { reduction };
-
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
