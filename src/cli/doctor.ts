@@ -12,18 +12,23 @@ export function registerDoctorCommand(program: Command): void {
     )
     .option("--project <dir>", "the project folder", process.cwd())
     .option("--user", "check the user-scope install in ~/.cursor")
-    .action(async (opts: { project: string; user?: boolean }) => {
+    .option("--json", 'print {"ok", "findings": [{"severity", "message", "fix"}]} instead of lines')
+    .action(async (opts: { project: string; user?: boolean; json?: boolean }) => {
       await withFailureReport("doctor", async () => {
         const findings = await doctorCursor({
           projectRoot: resolve(opts.project),
           user: opts.user,
         });
+        const broken = findings.filter((f) => f.severity === "fail").length;
+        if (broken > 0) process.exitCode = 1;
+        if (opts.json) {
+          console.log(JSON.stringify({ ok: broken === 0, findings }, null, 2));
+          return;
+        }
         for (const f of findings) {
           console.log(`${SEVERITY_LABEL[f.severity]} ${f.message}${f.fix ? ` -> ${f.fix}` : ""}`);
         }
-        const broken = findings.filter((f) => f.severity === "fail").length;
         console.log(broken === 0 ? "no problems found" : `${broken} problem(s) found`);
-        if (broken > 0) process.exitCode = 1;
       });
     });
 }

@@ -15,6 +15,7 @@ export function registerInstallCommand(program: Command): void {
       "--global-mcp",
       "register the MCP server in ~/.cursor/mcp.json instead of the project's",
     )
+    .option("--dry-run", "show what would change and write nothing")
     .option(
       "--force",
       "replace a user-edited rule, foreign files in AIC's names or a foreign aic MCP server",
@@ -22,7 +23,13 @@ export function registerInstallCommand(program: Command): void {
     .action(
       async (
         editor: string,
-        opts: { project: string; user?: boolean; globalMcp?: boolean; force?: boolean },
+        opts: {
+          project: string;
+          user?: boolean;
+          globalMcp?: boolean;
+          force?: boolean;
+          dryRun?: boolean;
+        },
       ) => {
         await withFailureReport("install", async () => {
           requireCursor(editor, "install");
@@ -37,7 +44,9 @@ export function registerInstallCommand(program: Command): void {
             process.exitCode = 1;
             return;
           }
-          if (result.status === "unchanged") {
+          if (result.status === "would-install") {
+            printList(process.stdout, `dry run, nothing written; install would:`, result.notes);
+          } else if (result.status === "unchanged") {
             console.log(`nothing changed: AIC is already installed for Cursor in ${where}`);
           } else {
             printList(process.stdout, `installed AIC for Cursor in ${where}:`, result.notes);

@@ -31,6 +31,8 @@ export interface InstallOptions {
   globalMcp?: boolean;
   /** Replace a user-edited rule, foreign scripts in AIC's names, or a foreign "aic" MCP server. */
   force?: boolean;
+  /** Plan and report, write nothing. */
+  dryRun?: boolean;
 }
 
 export interface InstallDeps {
@@ -59,7 +61,7 @@ export function defaultInstallDeps(overrides: Partial<InstallDeps> = {}): Instal
   };
 }
 
-export type InstallStatus = "installed" | "unchanged" | "refused";
+export type InstallStatus = "installed" | "would-install" | "unchanged" | "refused";
 
 export interface InstallResult {
   status: InstallStatus;
@@ -97,6 +99,10 @@ export async function installCursor(
     }
     const { plan, commit } = planInstall(targets, state, deps, opts.force ?? false);
     if (plan.refusals.length > 0) return refused(plan.refusals, targets);
+    if (opts.dryRun) {
+      const status = plan.changes.length > 0 ? "would-install" : "unchanged";
+      return { status, targets, notes: plan.notes, kept: plan.kept, refusals: [] };
+    }
     if (plan.changes.length === 0) {
       // Receipts may still be refreshed (legitimate foreign edits change the remainder digest).
       saveState(targets.stateDir, nextState(state, plan, commit));

@@ -266,6 +266,17 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     });
   }
 
+  it("--dry-run lists what install would do and writes nothing", async () => {
+    const sbx = sandbox({ git: true });
+    writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
+    const before = trees(sbx);
+    const res = await runCli(pkg, sbx, ["install", "cursor", "--dry-run"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/dry run, nothing written/);
+    expect(res.stdout).toMatch(/\.cursor\/hooks\.json: 13 entries added/);
+    expect(trees(sbx)).toEqual(before);
+  });
+
   it("two installs at once leave one valid installation", async () => {
     const sbx = sandbox({ git: true });
     writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
@@ -412,6 +423,16 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect(doctor.stdout).toMatch(
       /FAIL hook scripts missing from \.cursor\/hooks: AIC-session-end\.cjs -> run `aic install cursor`/,
     );
+    const json = await runCli(pkg, sbx, ["doctor", "--json"]);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as {
+      ok: boolean;
+      findings: Array<{ severity: string; message: string }>;
+    };
+    expect(report.ok).toBe(false);
+    expect(report.findings.filter((f) => f.severity === "fail").map((f) => f.message)).toEqual([
+      "hook scripts missing from .cursor/hooks: AIC-session-end.cjs",
+    ]);
     expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
     expect((await runCli(pkg, sbx, ["doctor"])).code).toBe(0);
 
