@@ -70,7 +70,10 @@ const TASK_CLASS_CUES: [TaskClass, RegExp][] = [
 ];
 
 export function classifyTask(text: string): TaskClass {
-  for (const [cls, re] of TASK_CLASS_CUES) if (re.test(text)) return cls;
+  // Work on tests must be what the request leads with: long reports and PR templates mention
+  // "add new tests" in passing.
+  const summary = text.trim().split("\n", 1)[0] ?? "";
+  for (const [cls, re] of TASK_CLASS_CUES) if (re.test(cls === "test" ? summary : text)) return cls;
   return "general";
 }
 

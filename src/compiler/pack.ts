@@ -217,7 +217,7 @@ export async function packFiles(
       continue;
     }
     // The first files may take a large share; later ones less, so several files get a look-in.
-    const share = rank === 0 ? 0.6 : rank < 3 ? 0.4 : 0.25;
+    const share = rank === 0 ? 0.4 : rank < 3 ? 0.25 : rank < 10 ? 0.12 : 0.08;
     const cap = Math.min(remaining, Math.floor(available * share));
 
     // Whole file, when it fits (skip reading a file whose estimate is far over the cap).

@@ -61,6 +61,8 @@ const TEST_PATH =
 /** Examples, benchmarks and vendored third-party code: rarely what a task changes. */
 const AUX_PATH =
   /(^|\/)(examples?|samples?|demos?|bench|benchmarks?|vendor|vendored|_vendor|third_party|thirdparty|extern|external)\//;
+/** A `packages/` folder inside a Python package holds vendored copies (requests/packages/urllib3). */
+const VENDORED_PY = /^[^/]+\/(.+\/)?packages\/.*\.py$/;
 const DOC_PATH = /(^|\/)(docs?|documentation)\//;
 const CODE_LANGS = new Set([
   "python",
@@ -94,7 +96,7 @@ export function priorFor(path: string, lang: string, intent: Intent): number {
   if (isTestPath(path)) return aboutTests ? 1 : WEIGHTS.testPrior;
   if (DOC_LANGS.has(lang) || DOC_PATH.test(path)) return aboutDocs ? 1 : WEIGHTS.docsPrior;
   if (!CODE_LANGS.has(lang)) return WEIGHTS.otherPrior;
-  if (AUX_PATH.test(path)) return WEIGHTS.auxPrior;
+  if (AUX_PATH.test(path) || VENDORED_PY.test(path)) return WEIGHTS.auxPrior;
   return 1;
 }
 
@@ -111,7 +113,7 @@ function matchPath(mention: string, paths: string[], byBase: Map<string, string[
   // match on the longest common tail of at least two segments.
   const tail = clean.split("/").slice(-2).join("/");
   if (tail.includes("/")) {
-    const loose = candidates.filter((p) => p.endsWith(tail));
+    const loose = candidates.filter((p) => p === tail || p.endsWith(`/${tail}`));
     if (loose.length > 0) return loose;
   }
   void paths;
@@ -242,24 +244,31 @@ export function rankFiles(input: RankInput): RankOutput {
     if (max > 0) for (const p of parts) p[key] /= max;
   }
 
-  // Explicit mentions: paths and modules.
-  const mentionPaths = new Set<string>();
-  for (const m of intent.paths)
-    for (const hit of matchPath(m, paths, byBase)) mentionPaths.add(hit);
+  // Explicit mentions: paths and modules. A bare file name shared by several files is weak
+  // evidence (user output names its own test_foo.py); a dotted name resolving only to a top-level
+  // package (`requests.get` -> requests/__init__.py) is weak too.
+  const mentionStrength = new Map<string, number>();
+  const mention = (p: string, strength: number) =>
+    mentionStrength.set(p, Math.max(mentionStrength.get(p) ?? 0, strength));
+  for (const m of intent.paths) {
+    const hits = matchPath(m, paths, byBase);
+    const bare = !m.includes("/");
+    for (const hit of hits) mention(hit, (bare ? 0.5 : 1) / hits.length);
+  }
   for (const id of intent.identifiers) {
     if (!id.includes(".")) continue;
     const segs = id.split(".");
     for (let k = segs.length; k >= 1; k--) {
       const file = resolver.resolve("__mention__.py", segs.slice(0, k).join("."));
       if (file) {
-        mentionPaths.add(file);
+        mention(file, k >= 2 ? 1 : 0.25);
         break;
       }
     }
   }
-  for (const p of mentionPaths) {
+  for (const [p, strength] of mentionStrength) {
     const i = indexOf.get(p);
-    if (i !== undefined) parts[i]!.mention += 1;
+    if (i !== undefined) parts[i]!.mention += strength;
   }
 
   // Explicit mentions: defined names. Rare names are strong evidence, common ones weak.
@@ -269,7 +278,9 @@ export function rankFiles(input: RankInput): RankOutput {
     if (name.length < 3) continue;
     const owners = definers.get(name);
     if (!owners || owners.length > 20) continue;
-    const strength = 1 / Math.sqrt(owners.length);
+    // A plain word ("node", "request") is weaker evidence than a code-shaped name ("add_marker").
+    const codeShaped = /[_A-Z0-9]/.test(name.slice(1)) || segs.length > 1;
+    const strength = (codeShaped ? 1 : 0.3) / Math.sqrt(owners.length);
     const qualifier = segs.length > 1 ? segs[segs.length - 2]! : undefined;
     for (const i of owners) {
       const qualified = qualifier !== undefined && files[i]!.entry.defs.includes(qualifier);
@@ -279,7 +290,12 @@ export function rankFiles(input: RankInput): RankOutput {
 
   // Stack frames: the files in them, and the functions they name.
   for (const frame of intent.frames) {
-    for (const hit of matchPath(frame.path, paths, byBase)) parts[indexOf.get(hit)!]!.frame = 1;
+    const hits = matchPath(frame.path, paths, byBase);
+    const bare = !frame.path.includes("/");
+    for (const hit of hits) {
+      const p = parts[indexOf.get(hit)!]!;
+      p.frame = Math.max(p.frame, (bare ? 0.5 : 1) / hits.length);
+    }
   }
 
   for (const p of input.relatedFiles ?? []) {
@@ -322,8 +338,12 @@ export function rankFiles(input: RankInput): RankOutput {
     return out;
   });
   for (const h of top) {
-    const share = baseScores[h]! / maxBase;
-    for (const j of [...imports[h]!, ...(importers.get(h) ?? [])]) {
+    const neighbours = [...imports[h]!, ...(importers.get(h) ?? [])];
+    // A hub (imported by everything) says little about any one neighbour.
+    const share = (baseScores[h]! / maxBase) * Math.min(1, 3 / Math.sqrt(neighbours.length));
+    for (const j of neighbours) {
+      // Proximity flows down only: it lifts weaker neighbours, never reorders the strong hits.
+      if (baseScores[j]! >= baseScores[h]!) continue;
       parts[j]!.graph = Math.max(parts[j]!.graph, share);
     }
   }
