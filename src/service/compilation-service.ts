@@ -182,11 +182,15 @@ export function prepareRequest(
 ): PreparedRequest {
   const projectRoot = resolveProjectRoot(input.projectRoot, deps.homeDir);
   if (typeof input.intent !== "string") throw new AicInputError("intent must be a string");
-  if (input.budget !== undefined && !(Number.isInteger(input.budget) && input.budget > 0)) {
-    throw new AicInputError(
-      `budget must be a positive whole number of tokens, got ${input.budget}`,
-    );
-  }
+  // In-process callers (hooks) skip the MCP schema, so the numbers are checked here too.
+  const wholeNumber = (name: string, value: number | undefined, min: number) => {
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+      throw new AicInputError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+    }
+  };
+  wholeNumber("budget", input.budget, 1);
+  wholeNumber("conversationTokens", input.conversationTokens, 0);
+  wholeNumber("stepIndex", input.stepIndex, 0);
   const config = deps.loadConfig(projectRoot);
   const conversationId = optionalText(input.conversationId);
   const warnings = [...config.warnings];

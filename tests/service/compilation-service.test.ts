@@ -85,6 +85,14 @@ describe("runCompilation", () => {
     expect((await compiled({ conversationTokens: 1_000_000 })).meta.budget).toBe(1000);
   });
 
+  it("checks the numbers in-process callers pass (they skip the MCP schema)", async () => {
+    await expect(compiled({ budget: 0 })).rejects.toThrow(
+      /budget must be a whole number ≥ 1, got 0/,
+    );
+    await expect(compiled({ conversationTokens: -1 })).rejects.toThrow(/conversationTokens/);
+    await expect(compiled({ stepIndex: 1.5 })).rejects.toThrow(/stepIndex/);
+  });
+
   it("surfaces a bad aic.config.json naming the key, and warns about unknown keys", async () => {
     writeFileSync(join(sb.project, "aic.config.json"), JSON.stringify({ budget: "big" }));
     await expect(compiled({})).rejects.toThrow(/"budget" must be a positive integer/);
