@@ -82,6 +82,40 @@ describe("AIC-stop-quality-check", () => {
     expect(readHealth(sb)).toEqual([]);
   });
 
+  it("runs the packages' own bin scripts when .bin holds shell shims (pnpm layout)", async () => {
+    const sb = makeSandbox();
+    mkdirSync(join(sb.root, "node_modules/.bin"), { recursive: true });
+    for (const [pkg, bin] of [
+      ["eslint", "eslint"],
+      ["typescript", "tsc"],
+    ]) {
+      symlinkSync(join(REPO_ROOT, "node_modules", pkg!), join(sb.root, "node_modules", pkg!));
+      // A shim that would fail if the hook ran it instead of the package's script.
+      writeFileSync(join(sb.root, "node_modules/.bin", bin!), "#!/bin/sh\nexit 3\n", {
+        mode: 0o755,
+      });
+    }
+    writeFileSync(
+      join(sb.root, "eslint.config.mjs"),
+      'export default [{ files: ["**/*.js"], rules: { "no-unused-vars": "error" } }];\n',
+    );
+    writeFileSync(
+      join(sb.root, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, types: [] },
+        include: ["src"],
+      }),
+    );
+    mkdirSync(join(sb.root, "src"));
+    writeFileSync(join(sb.root, "src/bad.js"), "const unused = 1;\n");
+    writeFileSync(join(sb.root, "src/types.ts"), 'export const n: number = "text";\n');
+    await edit(sb, ["src/bad.js", "src/types.ts"]);
+    const msg = String((await stop(sb)).json?.followup_message);
+    expect(msg).toContain("ESLint: 1 error");
+    expect(msg).toContain("TypeScript (tsc --noEmit): 1 error");
+    expect(readHealth(sb)).toEqual([]);
+  });
+
   it("stays quiet when the edited files are clean", async () => {
     const sb = tsProject({
       "src/ok.js": "export const used = 2;\n",

@@ -5,8 +5,9 @@
  * A tool that crashes or cannot start is reported to the health log, never blamed on the edits.
  */
 import { execFile } from "node:child_process";
-import { closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isObject } from "../shared/payload.js";
 
 export interface Finding {
   tool: "eslint" | "tsc";
@@ -52,14 +53,35 @@ export const runTool: Runner = (command, args, cwd, timeoutMs) =>
     );
   });
 
+export interface LocalBin {
+  command: string;
+  /** Arguments that come before the tool's own (the script, when run through Node). */
+  prefix: string[];
+}
+
+/** The package's own bin script, e.g. node_modules/typescript/bin/tsc, when it declares one. */
+function packageBin(projectRoot: string, pkg: string, name: string): string | undefined {
+  const dir = join(projectRoot, "node_modules", pkg);
+  try {
+    const bin = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { bin?: unknown })
+      .bin;
+    const rel = typeof bin === "string" ? bin : isObject(bin) ? bin[name] : undefined;
+    return typeof rel === "string" && existsSync(join(dir, rel))
+      ? realpathSync(join(dir, rel))
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * How to start `node_modules/.bin/<name>`: through this Node when the bin is a Node script
- * (npm symlinks; no PATH lookup of `node` needed), else the file itself (pnpm shell shims).
+ * How to start the project's own `<name>`. Preferred: the package's declared bin script run by
+ * this Node (no PATH lookup of `node`, no shell, works for npm, pnpm and Windows layouts alike).
+ * Else `node_modules/.bin/<name>`: through Node when it is a Node script, else directly.
  */
-export function localBin(
-  projectRoot: string,
-  name: string,
-): { command: string; prefix: string[] } | undefined {
+export function localBin(projectRoot: string, pkg: string, name: string): LocalBin | undefined {
+  const script = packageBin(projectRoot, pkg, name);
+  if (script) return { command: process.execPath, prefix: [script] };
   const bin = join(projectRoot, "node_modules", ".bin", name);
   if (!existsSync(bin)) return undefined;
   const real = realpathSync(bin);
@@ -152,7 +174,7 @@ export async function checkEditedFiles(
   const jobs: Promise<void>[] = [];
 
   const lintable = existing.filter((f) => LINTABLE.test(f));
-  const eslint = lintable.length ? localBin(projectRoot, "eslint") : undefined;
+  const eslint = lintable.length ? localBin(projectRoot, "eslint", "eslint") : undefined;
   if (eslint) {
     result.ran.push("eslint");
     const args = [...eslint.prefix, "--format", "json", "--", ...lintable];
@@ -174,7 +196,7 @@ export async function checkEditedFiles(
   const typed = new Set(existing.filter((f) => TYPED.test(f)));
   const tsc =
     typed.size && existsSync(join(projectRoot, "tsconfig.json"))
-      ? localBin(projectRoot, "tsc")
+      ? localBin(projectRoot, "typescript", "tsc")
       : undefined;
   if (tsc) {
     result.ran.push("tsc");
