@@ -2,11 +2,9 @@
  * The daemon client. Bundled into the Cursor hooks, so: Node built-ins only, small, and it never
  * throws for a missing or dying daemon; it reports what happened and the caller falls back.
  *
- * `viaDaemonOrInProcess` is the whole hook policy in one call: ask the daemon; with no daemon (or
- * one that died mid-request) start a fresh one detached and compute this answer in-process; with
- * a daemon of another version ask it to shut down, start ours, and compute in-process.
+ * `viaDaemonOrInProcess` is the whole hook policy in one call (see there).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createConnection, type Socket } from "node:net";
 import { join } from "node:path";
 import { daemonPaths } from "./locations.js";
@@ -41,6 +39,8 @@ export type DaemonCallResult =
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 500;
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** A daemon is up in ~0.3 s on an idle machine; allow for a loaded one. */
+const DEFAULT_START_WAIT_MS = 3_000;
 let nextId = 0;
 
 /** Send one request on a fresh connection and wait for its reply. */
@@ -111,7 +111,7 @@ export function daemonStartCommand(aicPackageRoot: string): DaemonStartCommand {
 export function spawnDetachedDaemon(
   start: DaemonStartCommand,
   env: NodeJS.ProcessEnv = process.env,
-): void {
+): ChildProcess {
   // cwd "/": a daemon must not keep the folder of whichever project started it busy.
   const child = spawn(start.command, start.args, {
     detached: true,
@@ -121,6 +121,27 @@ export function spawnDetachedDaemon(
   });
   child.on("error", () => {}); // a missing node/cli.js must not crash the caller
   child.unref();
+  return child;
+}
+
+/**
+ * Wait (bounded) until a daemon answers on the socket. Gives up at once if the daemon we started
+ * failed (non-zero exit, spawn error); exit 0 means another starter won, whose daemon will answer.
+ */
+export async function waitForDaemonStart(
+  child: ChildProcess,
+  env: NodeJS.ProcessEnv,
+  waitMs: number,
+): Promise<boolean> {
+  let failed = false;
+  child.once("exit", (code) => (failed ||= code !== 0));
+  child.once("error", () => (failed = true));
+  const deadline = Date.now() + waitMs;
+  while (!failed && Date.now() < deadline) {
+    if (await socketAnswers(env)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
 }
 
 export type StopOutcome = "stopped" | "not-running" | "still-running";
@@ -149,6 +170,8 @@ export async function stopDaemon(
 
 export interface ViaDaemonOptions extends DaemonClientOptions {
   start: DaemonStartCommand;
+  /** With no daemon: how long to wait for the one we start before computing in-process. */
+  startWaitMs?: number;
   /** Receives one line per fallback, e.g. for the hook health log. */
   note?: (message: string) => void;
 }
@@ -166,9 +189,17 @@ export class DaemonRequestError extends Error {
 }
 
 /**
- * Daemon first, in-process otherwise. The daemon's own answer errors (bad_request,
- * handler_failed) are thrown as DaemonRequestError: computing in-process would fail the same way.
- * A timeout is thrown too: a busy daemon leaves no time for a second compile.
+ * Daemon first, in-process otherwise.
+ *
+ * - No daemon (or one of another build, which is asked to shut down first): start one and wait
+ *   for it (≤ startWaitMs) and let it answer. The caller only waits on a socket meanwhile, so its
+ *   own deadline keeps working, and the work lands in the daemon that serves the next call. If
+ *   it does not come up in time, compute in-process.
+ * - The connection dies mid-request (daemon killed): start a new daemon for the next call and
+ *   compute this answer in-process.
+ * - The daemon refuses or fails the request (bad_request, handler_failed): thrown as
+ *   DaemonRequestError, since computing in-process would fail the same way. A reply timeout is
+ *   thrown too: there is no time left for a second attempt.
  */
 export async function viaDaemonOrInProcess<T>(
   method: string,
@@ -177,18 +208,29 @@ export async function viaDaemonOrInProcess<T>(
   opts: ViaDaemonOptions,
 ): Promise<Served<T>> {
   const env = opts.env ?? process.env;
-  const res = await callDaemon(method, params, opts);
+  const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  let res = await callDaemon(method, params, opts);
+  const mismatch = res.status === "error" && res.error.code === "version_mismatch";
+  if (res.status === "unavailable" || mismatch) {
+    if (res.status === "error") {
+      opts.note?.(`replacing daemon: ${res.error.message}`);
+      await stopDaemon({ ...opts, waitMs: 2_000 });
+    }
+    const child = spawnDetachedDaemon(opts.start, env);
+    if (await waitForDaemonStart(child, env, opts.startWaitMs ?? DEFAULT_START_WAIT_MS)) {
+      res = await callDaemon(method, params, {
+        ...opts,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+      });
+    }
+  } else if (res.status === "lost") {
+    opts.note?.(`daemon connection lost (${res.reason}); computed in-process`);
+    spawnDetachedDaemon(opts.start, env);
+    return { servedBy: "in-process", value: await inProcess() };
+  }
   if (res.status === "ok") return { servedBy: "daemon", value: res.result };
   if (res.status === "timeout") throw new Error(`AIC daemon: ${res.reason}`);
-  if (res.status === "unavailable" || res.status === "lost") {
-    if (res.status === "lost")
-      opts.note?.(`daemon connection lost (${res.reason}); compiled in-process`);
-    spawnDetachedDaemon(opts.start, env);
-  } else if (res.error.code === "version_mismatch") {
-    opts.note?.(`replacing daemon: ${res.error.message}`);
-    await stopDaemon({ ...opts, waitMs: 2_000 });
-    spawnDetachedDaemon(opts.start, env);
-  } else if (res.error.code !== "shutting_down") {
+  if (res.status === "error" && !["version_mismatch", "shutting_down"].includes(res.error.code)) {
     throw new DaemonRequestError(res.error);
   }
   return { servedBy: "in-process", value: await inProcess() };

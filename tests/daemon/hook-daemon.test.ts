@@ -2,7 +2,7 @@
  * The real thing end to end: the built `aic daemon` (dist/cli.js) serving the real compile, and
  * the AIC-compile-context hook run as Cursor runs it. Needs `npm run build` (npm test does it).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callDaemon } from "../../src/daemon/client.js";
@@ -57,16 +57,16 @@ function compiles(status: Record<string, unknown>, root: string): number {
 }
 
 describe.skipIf(!built)("AIC-compile-context with the daemon", () => {
-  it("answers in-process with no daemon, then a daemon serves, warm, and sees edited files", async () => {
+  it("with no daemon starts one that answers, stays warm, and sees edited files", async () => {
     const sb = project();
     const first = await sessionStart(sb);
     expect(first).toContain("billing.py");
 
-    const status = await waitForDaemon(sb.env); // the first call started it
-    expect(compiles(status, sb.root)).toBe(0);
+    const status = await waitForDaemon(sb.env); // the first call started it and it compiled
+    expect(compiles(status, sb.root)).toBe(1);
 
-    expect(await sessionStart(sb)).toBe(first); // same answer, now from the daemon
-    expect(compiles(await waitForDaemon(sb.env), sb.root)).toBe(1);
+    expect(await sessionStart(sb)).toBe(first); // same answer, from the same daemon
+    expect(compiles(await waitForDaemon(sb.env), sb.root)).toBe(2);
 
     writeFileSync(
       join(sb.root, "src", "billing.py"),
@@ -74,8 +74,21 @@ describe.skipIf(!built)("AIC-compile-context with the daemon", () => {
     );
     expect(await sessionStart(sb)).toContain("refund_with_marker_7q");
     const after = await waitForDaemon(sb.env);
-    expect(compiles(after, sb.root)).toBe(2);
+    expect(compiles(after, sb.root)).toBe(3);
     expect(after.pid).toBe(status.pid);
+  });
+
+  it("answers in-process when no daemon can start (a package without dist/cli.js)", async () => {
+    const sb = project();
+    // The in-process path loads <package>/dist/service; only the daemon's entry is missing.
+    const pkg = join(sb.home, "aic-without-cli");
+    mkdirSync(join(pkg, "dist"), { recursive: true });
+    symlinkSync(join(REPO_ROOT, "dist", "service"), join(pkg, "dist", "service"));
+    sb.env.AIC_PACKAGE_ROOT = pkg;
+    expect(await sessionStart(sb)).toContain("billing.py");
+    expect(await callDaemon("status", undefined, { env: sb.env })).toMatchObject({
+      status: "unavailable",
+    });
   });
 
   it("answers 20 hook processes started at once, each with its own compile", async () => {

@@ -208,18 +208,26 @@ describe("daemon lifecycle", () => {
 });
 
 describe("daemon failure and replacement", () => {
-  it("with no daemon: the call is answered in-process and the next call finds a daemon", async () => {
+  it("with no daemon: the call starts one and is answered by it; the next call finds it", async () => {
     const env = home();
-    expect(await runClient(b, env, "first")).toEqual({
-      servedBy: "in-process",
-      value: { echoed: "first", inProcess: true },
-    });
+    const first = await runClient(b, env, "first");
     const status = await waitForDaemon(env);
+    expect(first).toEqual({ servedBy: "daemon", value: { echoed: "first", pid: status.pid } });
     expect(await runClient(b, env, "second")).toEqual({
       servedBy: "daemon",
       value: { echoed: "second", pid: status.pid },
     });
     killDaemon(env);
+  });
+
+  it("with a daemon that cannot start: answered in-process at once", async () => {
+    const env = home();
+    const res = await run([b.client, "/nonexistent/aic-daemon.mjs", JSON.stringify("z")], env);
+    expect(JSON.parse(res.stdout)).toEqual({
+      servedBy: "in-process",
+      value: { echoed: "z", inProcess: true },
+    });
+    expect(existsSync(daemonPaths(env).pidFile)).toBe(false);
   });
 
   it("kill -9 in the middle of a request: the client still answers and the next call gets a new daemon", async () => {
@@ -241,7 +249,7 @@ describe("daemon failure and replacement", () => {
     killDaemon(env);
   });
 
-  it("replaces a daemon of another build: clear note, in-process answer, then the new build serves", async () => {
+  it("replaces a daemon of another build: clear note, and a daemon of the new build answers", async () => {
     const env = home({ TEST_DAEMON_BUILD: "old-build" });
     const { child, exited } = await startDaemon(b, env);
     const newEnv = { ...env, TEST_DAEMON_BUILD: "new-build", TEST_CLIENT_BUILD: "new-build" };
@@ -255,14 +263,15 @@ describe("daemon failure and replacement", () => {
       },
     });
     const res = await run([b.client, b.daemon, JSON.stringify("x")], newEnv);
-    expect(JSON.parse(res.stdout)).toEqual({
-      servedBy: "in-process",
-      value: { echoed: "x", inProcess: true },
-    });
     expect(res.stderr).toMatch(/replacing daemon: client build new-build, daemon build old-build/);
-    expect((await exited).code).toBe(0);
+    expect((await exited).code).toBe(0); // the old one shut down
     const fresh = await waitForDaemon(newEnv);
-    expect(fresh.build).toBe("new-build");
+    expect(fresh).toMatchObject({ build: "new-build" });
+    expect(fresh.pid).not.toBe(child.pid);
+    expect(JSON.parse(res.stdout)).toEqual({
+      servedBy: "daemon",
+      value: { echoed: "x", pid: fresh.pid },
+    });
     expect(await runClient(b, newEnv, "y")).toMatchObject({ servedBy: "daemon" });
     killDaemon(env);
   });

@@ -3,11 +3,12 @@
  * it loads AIC's compilation service from the package and runs it in this process.
  *
  *   compileForHook(input)
- *     1. ask the resident daemon over its socket (src/daemon/client.ts); with no daemon, or one
- *        that dies mid-request, it starts one detached for the next call and we go on to 2.
- *        (a daemon of another AIC build is replaced the same way). AIC_DAEMON=off skips this;
- *     2. in-process: import `<aicPackageRoot>/dist/service/compilation-service.js` and call
- *        `runCompilation(input)`.
+ *     1. ask the resident daemon over its socket (src/daemon/client.ts). With no daemon it
+ *        starts one and lets it answer (a hook waiting on a socket keeps its deadline; a cold
+ *        in-process compile of a large project would block it); a daemon of another AIC build is
+ *        replaced the same way. AIC_DAEMON=off skips this step;
+ *     2. in-process, when no daemon comes up within 3 s or one dies mid-request: import
+ *        `<aicPackageRoot>/dist/service/compilation-service.js` and call `runCompilation(input)`.
  *
  * Each step returns a HookCompileResult; nothing here throws, so hooks only choose an answer.
  */
