@@ -5,37 +5,19 @@
  */
 import { AicInputError } from "./errors.js";
 
-const WEAK_INTENTS = new Set([
-  "",
-  "continue",
-  "please continue",
-  "go on",
-  "go ahead",
-  "keep going",
-  "carry on",
-  "proceed",
-  "next",
-  "yes",
-  "yes please",
-  "y",
-  "yeah",
-  "yep",
-  "ok",
-  "okay",
-  "k",
-  "sure",
-  "do it",
-  "sounds good",
-  "lgtm",
-  "thanks",
-  "thank you",
-  "again",
-  "try again",
-  "retry",
-  "same",
-  "more",
-  "please",
-]);
+/**
+ * Words that carry no subject: agreement, politeness, "go on" phrasing, pronouns and bare task
+ * verbs. An intent made only of these ("ok, continue please", "yes do it", "fix it") is weak; one
+ * real word ("fix the login", "more tests") makes it real.
+ */
+const FILLER_WORDS = new Set(
+  (
+    "continue go on ahead keep going carry proceed next resume yes y yeah yep yup ok okay k sure " +
+    "fine alright right cool great perfect good sounds lgtm thanks thank you please pls now " +
+    "again retry try same more do it that this so then and just the thing one " +
+    "fix finish implement run make start"
+  ).split(" "),
+);
 
 /** Lowercase, punctuation and extra spaces removed: "Go on!" and "go  on" are the same. */
 function normalise(text: string): string {
@@ -47,7 +29,8 @@ function normalise(text: string): string {
 }
 
 export function isWeakIntent(text: string): boolean {
-  return WEAK_INTENTS.has(normalise(text));
+  const words = normalise(text).split(" ").filter(Boolean);
+  return words.every((w) => FILLER_WORDS.has(w));
 }
 
 export type IntentSource = "given" | "conversation-fallback" | "step-intent" | "given-weak";
