@@ -12,7 +12,7 @@ import { scanProject, type ScanDeps, defaultScanDeps } from "./scan.js";
 import { analyzeIntent } from "./intent.js";
 import { ProjectIndex, type IndexedFile } from "./project-index.js";
 import { loadIndex, saveExtras, saveIndex } from "./index-cache.js";
-import { ImportResolver, readTsPaths } from "./imports.js";
+import { ImportResolver, importNeighbours, readTsPaths } from "./imports.js";
 import { rankFiles } from "./rank.js";
 import {
   compileAllowPatterns,
@@ -67,7 +67,15 @@ export interface Compiler {
 
 interface ProjectState {
   index: ProjectIndex;
+  /** Guarded text of recently packed files, by content hash (bounded). */
+  guarded: BoundedMap<string, { text: string; findings: GuardFinding[] }>;
   loadNote?: string;
+  /** Import resolution for the current file set; dropped when files or tsconfig.json change. */
+  imports?: {
+    tsconfig: string | undefined;
+    resolver: ImportResolver;
+    graph: Map<string, string[]>;
+  };
 }
 
 export function validateRequest(request: CompileRequest): {
@@ -125,7 +133,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     let state = projects.get(root);
     if (!state) {
       const loaded = loadIndex(join(cacheRoot, projectHash(root)));
-      state = { index: loaded.index, loadNote: loaded.note };
+      state = { index: loaded.index, loadNote: loaded.note, guarded: new BoundedMap(256) };
       projects.set(root, state);
     }
     return state;
@@ -169,10 +177,14 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
 
     // 4. Rank.
     const tsconfig = readOptional(join(root, "tsconfig.json"));
-    const resolver = new ImportResolver(
-      indexed.map((f) => f.path),
-      readTsPaths(tsconfig),
-    );
+    if (refreshed.changed || !state.imports || state.imports.tsconfig !== tsconfig) {
+      const resolver = new ImportResolver(
+        indexed.map((f) => f.path),
+        readTsPaths(tsconfig),
+      );
+      state.imports = { tsconfig, resolver, graph: importNeighbours(indexed, resolver) };
+    }
+    const { resolver, graph } = state.imports;
     const related = (request.toolOutputs ?? []).flatMap((o) => o.relatedFiles ?? []);
     const { ranked, termWeights } = rankFiles({
       intent,
@@ -181,6 +193,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
       resolver,
       relatedFiles: related,
       previousFiles: request.previousFiles,
+      graph,
     });
     t = lap("rank", t);
 
@@ -188,11 +201,18 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     const count = await deps.countTokens(intentText);
     const byPath = new Map<string, IndexedFile>(indexed.map((f) => [f.path, f]));
     const guarded = new Map<string, { text: string; findings: GuardFinding[] }>();
+    const guardKey = (request.guardAllowPatterns ?? []).join("\u0000");
     const loadText = async (path: string) => {
       let g = guarded.get(path);
       if (!g) {
-        const raw = readFileSync(join(root, path), "utf8");
-        g = await guardText(path, raw, allowPatterns, deps.guard);
+        // Guarded text is remembered by content hash: the same files are packed again and again.
+        const key = `${byPath.get(path)!.hash}\u0001${path}\u0001${guardKey}`;
+        g = state.guarded.get(key);
+        if (!g) {
+          const raw = readFileSync(join(root, path), "utf8");
+          g = await guardText(path, raw, allowPatterns, deps.guard);
+          state.guarded.set(key, g);
+        }
         guarded.set(path, g);
       }
       return g.text;
@@ -353,6 +373,27 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     compile,
     invalidate: (projectRoot: string) => void projects.delete(resolve(projectRoot)),
   };
+}
+
+/** A Map that forgets its oldest entries beyond a size: enough LRU for a per-project cache. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override get(key: K): V | undefined {
+    const v = super.get(key);
+    if (v !== undefined) {
+      super.delete(key);
+      super.set(key, v);
+    }
+    return v;
+  }
+  override set(key: K, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    if (this.size > this.limit) super.delete(this.keys().next().value as K);
+    return this;
+  }
 }
 
 function readOptional(path: string): string | undefined {

@@ -156,3 +156,25 @@ export class ImportResolver {
     return undefined;
   }
 }
+
+/** Each file's import neighbours in both directions (what it imports, what imports it). */
+export function importNeighbours(
+  files: { path: string; entry: { imports: string[] } }[],
+  resolver: ImportResolver,
+): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  const add = (a: string, b: string) => {
+    let set = out.get(a);
+    if (!set) out.set(a, (set = new Set()));
+    set.add(b);
+  };
+  for (const f of files) {
+    for (const spec of f.entry.imports) {
+      const target = resolver.resolve(f.path, spec);
+      if (target === undefined || target === f.path) continue;
+      add(f.path, target);
+      add(target, f.path);
+    }
+  }
+  return new Map([...out].map(([k, v]) => [k, [...v].sort()]));
+}

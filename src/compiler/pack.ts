@@ -261,8 +261,11 @@ export async function packFiles(
     let chosen: Unit[] = [];
     let estimate = overhead;
     for (const u of ranked) {
+      const unitText = lines.slice(u.startLine - 1, u.endLine).join("\n");
+      // Code never packs tighter than ~6 characters a token: skip a unit that cannot fit uncounted.
+      if (estimate + unitText.length / 6 > cap) continue;
       let cost =
-        deps.countTokens(lines.slice(u.startLine - 1, u.endLine).join("\n")) +
+        deps.countTokens(unitText) +
         deps.countTokens(`${u.name} L${u.startLine}-${u.endLine}, `) +
         3;
       if (u.context && !chosen.some((x) => x.context?.[0] === u.context![0])) {

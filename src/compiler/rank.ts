@@ -7,7 +7,7 @@
 import type { Intent } from "./intent.js";
 import type { IndexedFile, Vocabulary } from "./project-index.js";
 import { pathTerms } from "./terms.js";
-import type { ImportResolver } from "./imports.js";
+import { importNeighbours, type ImportResolver } from "./imports.js";
 
 export interface ScoreParts {
   content: number;
@@ -36,6 +36,8 @@ export interface RankInput {
   relatedFiles?: string[];
   /** Files the agent already has open: a small nudge. */
   previousFiles?: string[];
+  /** Import neighbours by path (computed from `files` when absent; a warm compiler caches it). */
+  graph?: Map<string, string[]>;
 }
 
 /** Weights of the fused score; lexical parts are normalised to [0, 1] first. */
@@ -322,23 +324,13 @@ export function rankFiles(input: RankInput): RankOutput {
   const order = [...baseScores.keys()].sort((a, c) => baseScores[c]! - baseScores[a]!);
   const top = order.slice(0, 5);
   const maxBase = baseScores[order[0]!] || 1;
-  const importers = new Map<number, number[]>();
-  const imports = files.map((f, i) => {
-    const out = new Set<number>();
-    for (const spec of f.entry.imports) {
-      const target = resolver.resolve(f.path, spec);
-      const j = target === undefined ? undefined : indexOf.get(target);
-      if (j !== undefined && j !== i) out.add(j);
-    }
-    for (const j of out) {
-      const list = importers.get(j) ?? [];
-      list.push(i);
-      importers.set(j, list);
-    }
-    return out;
-  });
+  const graph = input.graph ?? importNeighbours(files, resolver);
   for (const h of top) {
-    const neighbours = [...imports[h]!, ...(importers.get(h) ?? [])];
+    const neighbours: number[] = [];
+    for (const p of graph.get(files[h]!.path) ?? []) {
+      const j = indexOf.get(p);
+      if (j !== undefined) neighbours.push(j);
+    }
     // A hub (imported by everything) says little about any one neighbour.
     const share = (baseScores[h]! / maxBase) * Math.min(1, 3 / Math.sqrt(neighbours.length));
     for (const j of neighbours) {

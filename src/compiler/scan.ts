@@ -4,8 +4,16 @@
  * `.aicignore` and the built-in exclusions below. A symlink never leads outside the project.
  */
 import { execFileSync } from "node:child_process";
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
-import { join, relative, sep } from "node:path";
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -112,7 +120,19 @@ export interface ScanDeps {
   gitListFiles: (root: string) => string[] | undefined;
 }
 
+/** Is there a `.git` in the folder or any parent? Spawning git for nothing costs ~15 ms. */
+function insideGitWorkTree(root: string): boolean {
+  let dir = resolve(root);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return true;
+    const parent = dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
+  }
+}
+
 function gitListFiles(root: string): string[] | undefined {
+  if (!insideGitWorkTree(root)) return undefined;
   try {
     const out = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
       cwd: root,
@@ -157,8 +177,8 @@ function walk(root: string, skipped: SkippedFile[]): string[] {
   const visit = (dirRel: string, parentScopes: ScopedIgnore[]) => {
     const dirAbs = dirRel === "" ? root : join(root, dirRel);
     const scopes = [...parentScopes];
-    const gitignore = readIgnoreFile(join(dirAbs, ".gitignore"));
-    if (gitignore !== undefined) scopes.push({ base: dirRel, rules: ignore().add(gitignore) });
+    const rules = ignoreRules(join(dirAbs, ".gitignore"));
+    if (rules) scopes.push({ base: dirRel, rules });
     let entries;
     try {
       entries = readdirSync(dirAbs, { withFileTypes: true });
@@ -183,9 +203,25 @@ function walk(root: string, skipped: SkippedFile[]): string[] {
   return out;
 }
 
+/**
+ * Parsed ignore files, reused while their text is unchanged: the matcher caches its answers, so
+ * a long-lived process re-scanning a project pays for each path once.
+ */
+const ignoreCache = new Map<string, { text: string; rules: Ignore }>();
+
+function ignoreRules(path: string): Ignore | undefined {
+  const text = readIgnoreFile(path);
+  if (text === undefined) return undefined;
+  const cached = ignoreCache.get(path);
+  if (cached && cached.text === text) return cached.rules;
+  const rules = ignore().add(text);
+  if (ignoreCache.size > 10_000) ignoreCache.clear();
+  ignoreCache.set(path, { text, rules });
+  return rules;
+}
+
 function loadAicIgnore(root: string): Ignore | undefined {
-  const text = readIgnoreFile(join(root, ".aicignore"));
-  return text === undefined ? undefined : ignore().add(text);
+  return ignoreRules(join(root, ".aicignore"));
 }
 
 /** A symlink is followed only when its target is a regular file inside the project. */

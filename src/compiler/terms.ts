@@ -137,19 +137,25 @@ export function forEachIdentifier(text: string, visit: (word: string) => void): 
   }
 }
 
+/** Identifier -> terms, shared by every call: code repeats the same names everywhere. */
+const termCache = new Map<string, string[]>();
+
+/** identifierTerms, memoised (bounded, so a long-lived daemon does not grow without limit). */
+export function cachedIdentifierTerms(identifier: string): string[] {
+  let terms = termCache.get(identifier);
+  if (!terms) {
+    terms = identifierTerms(identifier);
+    if (termCache.size > 200_000) termCache.clear();
+    termCache.set(identifier, terms);
+  }
+  return terms;
+}
+
 /** Term frequencies of free text or code. */
 export function termFrequencies(text: string, into: Map<string, number> = new Map()) {
-  // Cache per distinct identifier: code repeats the same names many times.
-  const seen = new Map<string, string[]>();
-  for (const match of text.matchAll(IDENTIFIER)) {
-    const id = match[0];
-    let terms = seen.get(id);
-    if (!terms) {
-      terms = identifierTerms(id);
-      seen.set(id, terms);
-    }
-    for (const t of terms) into.set(t, (into.get(t) ?? 0) + 1);
-  }
+  forEachIdentifier(text, (id) => {
+    for (const t of cachedIdentifierTerms(id)) into.set(t, (into.get(t) ?? 0) + 1);
+  });
   return into;
 }
 
