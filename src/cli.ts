@@ -13,6 +13,7 @@ import { registerProjectsCommand } from "./cli/projects.js";
 import { registerServeCommand } from "./cli/serve.js";
 import { registerStatusCommand } from "./cli/status.js";
 import { registerUninstallCommand } from "./cli/uninstall.js";
+import { registerWearCommands } from "./cli/wear.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -36,5 +37,6 @@ registerProjectsCommand(program);
 registerServeCommand(program);
 registerStatusCommand(program);
 registerUninstallCommand(program);
+registerWearCommands(program);
 
 await program.parseAsync(process.argv);

@@ -12,7 +12,7 @@ import {
 } from "../integrations/cursor/manifest.js";
 import { applyPlan, nextState, settleJournal, type Commit } from "./apply.js";
 import { FileWriter, isDirectory } from "./files.js";
-import { planGitExclude } from "./git-exclude.js";
+import { gitExcludeFile, planGitExclude } from "./git-exclude.js";
 import { planHooksInstall } from "./hooks-file.js";
 import { acquireTargetLocks, defaultLockDeps, type LockDeps } from "./lock.js";
 import { aicMcpEntry, planMcpRegistration } from "./mcp-json.js";
@@ -33,6 +33,8 @@ export interface InstallOptions {
   force?: boolean;
   /** Plan and report, write nothing. */
   dryRun?: boolean;
+  /** `aic wear`: refuse outside a git work tree (the snapshots are kept out of git through it). */
+  requireGit?: boolean;
 }
 
 export interface InstallDeps {
@@ -82,6 +84,12 @@ export async function installCursor(
     return refused([
       `the project folder ${opts.projectRoot} does not exist (or is not a folder): pass an ` +
         `existing folder with --project, or run the command inside the project`,
+    ]);
+  }
+  if (opts.requireGit && !opts.user && gitExcludeFile(opts.projectRoot) === undefined) {
+    return refused([
+      `${opts.projectRoot} is not inside a git work tree (or git is not installed): wear keeps its ` +
+        "snapshots out of git through .git/info/exclude; use `aic install cursor` outside git",
     ]);
   }
   const targets = resolveTargets({ ...opts, env: deps.env, home: deps.home });

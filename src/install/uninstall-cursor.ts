@@ -39,6 +39,11 @@ export interface UninstallOptions {
   keepProjectArtifacts?: boolean;
   /** Uninstall even when aic.config.json says devMode: true. */
   force?: boolean;
+  /**
+   * `aic unwear`: restore the snapshots only when every file is exactly as install left it;
+   * otherwise change nothing, say what differs and keep the snapshots.
+   */
+  exactOnly?: boolean;
 }
 
 export interface UninstallDeps {
@@ -115,6 +120,24 @@ export async function uninstallCursor(
       if (err instanceof StateError)
         return { ...result, status: "refused", refusals: [err.message] };
       throw err;
+    }
+    if (opts.exactOnly && restores.size !== files.length) {
+      const differ = files
+        .filter((f) => !restores.has(f.key))
+        .map((f) =>
+          state.snapshots[f.key]!.stale
+            ? `${f.key} was edited between two installs, so its snapshot is no longer the whole story`
+            : `${f.key} changed since install`,
+        );
+      return {
+        ...result,
+        status: "refused",
+        refusals: [
+          ...differ,
+          "nothing was restored and the snapshots are kept: undo those changes, or run " +
+            "`aic uninstall cursor` to remove only AIC's parts",
+        ],
+      };
     }
     for (const { key, record, path } of files) {
       if (!restores.has(key)) {

@@ -266,6 +266,33 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     });
   }
 
+  it("wear needs git; unwear restores exactly or changes nothing and says what differs", async () => {
+    const outside = sandbox();
+    const untouched = trees(outside);
+    const refused = await runCli(pkg, outside, ["wear"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/not inside a git work tree/);
+    expect(trees(outside)).toEqual(untouched);
+
+    const sbx = sandbox({ git: true });
+    writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
+    const before = trees(sbx);
+    expect((await runCli(pkg, sbx, ["wear"])).stdout.trim()).toBe("worn");
+    const hooksPath = join(sbx.project, ".cursor/hooks.json");
+    const worn = read(hooksPath);
+    writeFileSync(hooksPath, worn.replace('"owner": "me"', '"owner": "you"'));
+    const edited = trees(sbx);
+    const differs = await runCli(pkg, sbx, ["unwear"]);
+    expect(differs.code).toBe(1);
+    expect(differs.stderr).toMatch(/\.cursor\/hooks\.json changed since install/);
+    expect(trees(sbx)).toEqual(edited);
+
+    writeFileSync(hooksPath, worn);
+    const unworn = await runCli(pkg, sbx, ["unwear"]);
+    expect(unworn.stdout.trim()).toBe("restored");
+    expect(contentOnly(trees(sbx).project)).toEqual(contentOnly(before.project));
+  });
+
   it("--dry-run lists what install would do and writes nothing", async () => {
     const sbx = sandbox({ git: true });
     writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
