@@ -1,6 +1,15 @@
 import { entryDigest } from "./canonical.js";
 import { type HooksDocument, commandOf, parseHooksText } from "./document.js";
-import { appendChild, isBlank, onlyWhitespaceAnd, removeChild } from "./edits.js";
+import {
+  type Insertion,
+  type RenderChildren,
+  appendChildren,
+  applyInsertions,
+  isBlank,
+  joinChildren,
+  onlyWhitespaceAnd,
+  removeChild,
+} from "./edits.js";
 import { type Layout, lineIndent, renderEntry } from "./layout.js";
 import type { EntryPairs } from "./receipt.js";
 import type { JsonArray, JsonMember, JsonObject, ParseMode } from "./parse.js";
@@ -142,64 +151,91 @@ function takeCompact(ctx: EditContext, mark: string, container: JsonObject): boo
   return restore;
 }
 
-export function addEntry(
+/** One entry to add: its event and rendered key/value pairs. */
+export interface NewEntry {
+  event: string;
+  pairs: EntryPairs;
+}
+
+/**
+ * Append entries, creating the file, `version`, `hooks` and event arrays as needed (and
+ * recording what was created). All appends are computed from one parse and applied together:
+ * one insertion per container, so entries for one event land as a block in their given order.
+ */
+export function addEntries(
   text: string | null,
-  event: string,
-  pairs: EntryPairs,
+  entries: readonly NewEntry[],
   ctx: EditContext,
-): string {
+): string | null {
+  if (entries.length === 0) return text;
   const { layout } = ctx;
   if (text === null) {
     text = `{}${layout.newline}`;
     ctx.created.add("document");
   }
   let doc = parseHooksText(text, ctx.mode);
-  const open = (mark: string, opened: boolean) => {
-    if (opened) ctx.compacted.add(mark);
+  const opened = (mark: string, ins: Insertion) => {
+    if (ins.openedCompact) ctx.compacted.add(mark);
+    return ins;
   };
   if (!doc.version) {
-    const ins = appendChild(text, doc.root, layout, () => `"version": 1`);
-    open("root", ins.openedCompact);
+    const ins = appendChildren(text, doc.root, layout, () => [`"version": 1`]);
+    text = applyInsertions(text, [opened("root", ins)]);
     ctx.created.add("version");
-    text = ins.text;
     doc = parseHooksText(text, ctx.mode);
   }
-  const entry = (indent: string, at: Layout) => renderEntry(pairs, indent, at);
-  const eventMember = (indent: string, at: Layout) =>
-    `${JSON.stringify(event)}: ${wrap("[", "]", entry, indent, at)}`;
+  const byEvent = new Map<string, EntryPairs[]>();
+  for (const e of entries) byEvent.set(e.event, [...(byEvent.get(e.event) ?? []), e.pairs]);
+  const renderEntries =
+    (list: EntryPairs[]): RenderChildren =>
+    (indent, at) =>
+      list.map((pairs) => renderEntry(pairs, indent, at));
+  const renderEvents =
+    (events: string[]): RenderChildren =>
+    (indent, at) =>
+      events.map(
+        (e) =>
+          `${JSON.stringify(e)}: ${wrap("[", "]", renderEntries(byEvent.get(e)!), indent, at)}`,
+      );
+  const existing = new Map(doc.events.map((slot) => [slot.name, slot]));
+  const newEvents = [...byEvent.keys()].filter((e) => !existing.has(e));
+  for (const e of newEvents) ctx.created.add(`event:${e}`);
   if (!doc.hooks) {
-    const ins = appendChild(
-      text,
-      doc.root,
-      layout,
-      (indent, at) => `"hooks": ${wrap("{", "}", eventMember, indent, at)}`,
-    );
-    open("root", ins.openedCompact);
+    const hooksMember: RenderChildren = (indent, at) => [
+      `"hooks": ${wrap("{", "}", renderEvents(newEvents), indent, at)}`,
+    ];
     ctx.created.add("hooks");
-    ctx.created.add(`event:${event}`);
-    return ins.text;
+    return applyInsertions(text, [
+      opened("root", appendChildren(text, doc.root, layout, hooksMember)),
+    ]);
   }
-  const slot = doc.events.find((s) => s.name === event);
-  if (!slot) {
-    const ins = appendChild(text, doc.hooks, layout, eventMember);
-    open("hooks", ins.openedCompact);
-    ctx.created.add(`event:${event}`);
-    return ins.text;
+  const insertions: Insertion[] = [];
+  for (const [event, list] of byEvent) {
+    const slot = existing.get(event);
+    if (slot) {
+      const ins = appendChildren(text, slot.array, layout, renderEntries(list));
+      insertions.push(opened(`event:${event}`, ins));
+    }
   }
-  const ins = appendChild(text, slot.array, layout, entry);
-  open(`event:${event}`, ins.openedCompact);
-  return ins.text;
+  if (newEvents.length > 0) {
+    insertions.push(
+      opened("hooks", appendChildren(text, doc.hooks, layout, renderEvents(newEvents))),
+    );
+  }
+  return applyInsertions(text, insertions);
 }
 
-/** A new container holding one child, laid out like the document. */
+/** A new container holding children, laid out like the document. */
 function wrap(
   open: string,
   close: string,
-  child: (indent: string, at: Layout) => string,
+  render: RenderChildren,
   indent: string,
   layout: Layout,
 ): string {
-  if (layout.inline) return `${open} ${child(indent, layout)} ${close}`;
+  if (layout.inline)
+    return `${open} ${joinChildren(render(indent, layout), indent, layout)} ${close}`;
   const inner = indent + layout.unit;
-  return `${open}${layout.newline}${inner}${child(inner, layout)}${layout.newline}${indent}${close}`;
+  const joined = joinChildren(render(inner, layout), inner, layout);
+  return `${open}${layout.newline}${inner}${joined}${layout.newline}${indent}${close}`;
 }

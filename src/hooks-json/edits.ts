@@ -24,58 +24,67 @@ function isContainer(container: Container, index: number): boolean {
   return value.type === "object" || value.type === "array";
 }
 
+/** Text to insert at one offset; the caller applies it (several can share one parse). */
 export interface Insertion {
-  text: string;
+  at: number;
+  insert: string;
   /** True when the container was written as `[]` / `{}` and we opened it onto new lines. */
   openedCompact: boolean;
 }
 
+/** Children rendered for the indentation (and one-line or not) they will sit at. */
+export type RenderChildren = (indent: string, layout: Layout) => string[];
+
+/** Join sibling children the way the layout writes them. */
+export function joinChildren(children: string[], indent: string, layout: Layout): string {
+  return children.join(layout.inline ? ", " : `,${layout.newline}${indent}`);
+}
+
 /**
- * Append a child as the last element of a container. `render(indent)` returns the child's text
- * for the indentation it will sit at.
+ * Append children after the last element of a container. Only ever inserts at one offset, so
+ * insertions into different containers computed from one parse can be applied together
+ * (highest offset first).
  */
-export function appendChild(
+export function appendChildren(
   text: string,
   container: Container,
   layout: Layout,
-  render: (indent: string, layout: Layout) => string,
+  render: RenderChildren,
 ): Insertion {
   const kids = children(container);
   const parentIndent = lineIndent(text, container.start);
   const last = kids[kids.length - 1];
   if (last) {
-    if (layout.inline || !startsLine(text, last.start)) {
-      // Siblings written on one line: the new child goes on that line too, in one-line form.
-      const child = render(lineIndent(text, last.start), { ...layout, inline: true });
-      return { text: splice(text, last.end, last.end, `, ${child}`), openedCompact: false };
-    }
     const indent = lineIndent(text, last.start);
+    if (layout.inline || !startsLine(text, last.start)) {
+      // Siblings written on one line: the new children go on that line too, in one-line form.
+      const inline = { ...layout, inline: true };
+      const insert = `, ${joinChildren(render(indent, inline), indent, inline)}`;
+      return { at: last.end, insert, openedCompact: false };
+    }
     // A sibling container written on one line ({"command": "x"}) sets the style for ours.
     const oneLine =
       isContainer(container, kids.length - 1) && !/[\r\n]/.test(text.slice(last.start, last.end));
-    const child = render(indent, oneLine ? { ...layout, inline: true } : layout);
-    return {
-      text: splice(text, last.end, last.end, `,${layout.newline}${indent}${child}`),
-      openedCompact: false,
-    };
+    const style = oneLine ? { ...layout, inline: true } : layout;
+    const joined = joinChildren(render(indent, style), indent, { ...style, inline: false });
+    return { at: last.end, insert: `,${layout.newline}${indent}${joined}`, openedCompact: false };
   }
   const at = container.start + 1;
   const indent = parentIndent + layout.unit;
-  const child = render(indent, layout);
-  if (layout.inline) return { text: splice(text, at, at, child), openedCompact: false };
-  const inner = text.slice(at, container.end - 1);
-  if (inner === "") {
-    return {
-      text: splice(
-        text,
-        at,
-        at,
-        `${layout.newline}${indent}${child}${layout.newline}${parentIndent}`,
-      ),
-      openedCompact: true,
-    };
+  const joined = joinChildren(render(indent, layout), indent, layout);
+  if (layout.inline) return { at, insert: joined, openedCompact: false };
+  if (text.slice(at, container.end - 1) === "") {
+    const insert = `${layout.newline}${indent}${joined}${layout.newline}${parentIndent}`;
+    return { at, insert, openedCompact: true };
   }
-  return { text: splice(text, at, at, `${layout.newline}${indent}${child}`), openedCompact: false };
+  return { at, insert: `${layout.newline}${indent}${joined}`, openedCompact: false };
+}
+
+/** Apply insertions computed against the same text, from the highest offset down. */
+export function applyInsertions(text: string, insertions: Insertion[]): string {
+  return [...insertions]
+    .sort((x, y) => y.at - x.at)
+    .reduce((out, ins) => splice(out, ins.at, ins.at, ins.insert), text);
 }
 
 /**

@@ -5,7 +5,7 @@ import { type HooksDocument, type HooksWarning, commandOf, parseHooksText } from
 import {
   type EditContext,
   type OwnedRef,
-  addEntry,
+  addEntries,
   findOwnedNode,
   removeCreatedSkeleton,
   removeEntry,
@@ -136,7 +136,11 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
   for (const u of updates) text = replaceEntry(text!, refOf(u.from), u.to.pairs, ctx);
   for (const r of removes) text = removeEntry(text!, refOf(r), ctx);
   if (desired.length === 0 && text !== null) text = removeCreatedSkeleton(text, ctx);
-  for (const a of adds) text = addEntry(text, a.spec.event, a.pairs, ctx);
+  text = addEntries(
+    text,
+    adds.map((a) => ({ event: a.spec.event, pairs: a.pairs })),
+    ctx,
+  );
 
   const finalDesired = [...keep, ...updates.map((u) => u.to), ...adds];
   const actions = {
@@ -230,14 +234,15 @@ export function repairOwnedEntries(request: RepairRequest): PlanResult {
     created: new Set(receipt.created),
     compacted: new Set(receipt.compacted),
   };
-  let text = original;
   const desired = receipt.entries.map((e) =>
     renderOne({ event: e.event, ...e.spec }, receipt.grammar, receipt.scope),
   );
-  for (const m of missing) {
-    const d = desired[receipt.entries.indexOf(m.entry)]!;
-    text = addEntry(text, d.spec.event, d.pairs, ctx);
-  }
+  const restored = missing.map((m) => desired[receipt.entries.indexOf(m.entry)]!);
+  const text = addEntries(
+    original,
+    restored.map((d) => ({ event: d.spec.event, pairs: d.pairs })),
+    ctx,
+  );
   const actions = {
     kept: desired.length - missing.length,
     added: missing.length,

@@ -143,14 +143,19 @@ const desiredSubset = fc.subarray(DESIRED, { minLength: 1 });
 const install = (text: string, desired: OwnedEntrySpec[], mode: ParseMode) =>
   planOwnedEntries({ bytes: enc(text), desired, grammar: "posix", mode });
 
+/** Owned entries run `node ...`; generated foreign ones run `./foreign-N.sh`. */
+function isOwned(n: JsonValue): boolean {
+  if (n.type !== "object") return false;
+  const command = n.members.find((m) => m.key.value === "command")?.value;
+  return command?.type === "string" && command.value.startsWith("node ");
+}
+
 /** Owned entry nodes (by command prefix, which foreign entries never use) in a document. */
 function ownedNodes(text: string, mode: ParseMode): JsonObject[] {
   const root = parseJsonText(text, mode).root as JsonObject;
   const hooks = root.members.find((m) => m.key.value === "hooks")!.value as JsonObject;
   return hooks.members.flatMap((m) =>
-    (m.value.type === "array" ? m.value.items : []).filter(
-      (n): n is JsonObject => n.type === "object" && text.slice(n.start, n.end).includes("AIC"),
-    ),
+    (m.value.type === "array" ? m.value.items : []).filter((n): n is JsonObject => isOwned(n)),
   );
 }
 
@@ -158,7 +163,7 @@ function ownedNodes(text: string, mode: ParseMode): JsonObject[] {
 function foreignNodes(text: string, mode: ParseMode): JsonValue[] {
   const out: JsonValue[] = [];
   const walk = (n: JsonValue) => {
-    if (n.type === "object" && /^\{[^{}]*AIC/.test(text.slice(n.start, n.end))) return; // owned
+    if (isOwned(n)) return;
     if (n.type === "object") n.members.forEach((m) => walk(m.value));
     else if (n.type === "array") n.items.forEach(walk);
     else out.push(n);
