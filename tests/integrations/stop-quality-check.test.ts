@@ -116,6 +116,36 @@ describe("AIC-stop-quality-check", () => {
     expect(readHealth(sb)).toEqual([]);
   });
 
+  it("runs each monorepo package's own tools from that package", async () => {
+    const sb = makeSandbox();
+    const app = join(sb.root, "packages/app");
+    mkdirSync(join(app, "node_modules"), { recursive: true });
+    mkdirSync(join(app, "src"));
+    for (const pkg of ["eslint", "typescript"])
+      symlinkSync(join(REPO_ROOT, "node_modules", pkg), join(app, "node_modules", pkg));
+    writeFileSync(
+      join(app, "eslint.config.mjs"),
+      'export default [{ rules: { "no-unused-vars": "error" } }];\n',
+    );
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, types: [] },
+        include: ["src"],
+      }),
+    );
+    writeFileSync(join(app, "src/bad.js"), "const unused = 1;\n");
+    writeFileSync(join(app, "src/types.ts"), 'export const n: number = "text";\n');
+    mkdirSync(join(sb.root, "docs"));
+    writeFileSync(join(sb.root, "docs/notes.js"), "const alsoUnused = 1;\n"); // no tools at the root
+    await edit(sb, ["packages/app/src/bad.js", "packages/app/src/types.ts", "docs/notes.js"]);
+    const msg = String((await stop(sb)).json?.followup_message);
+    expect(msg).toContain("- packages/app/src/bad.js:1:7 no-unused-vars:");
+    expect(msg).toContain("- packages/app/src/types.ts:1:14 TS2322:");
+    expect(msg).not.toContain("docs/notes.js");
+    expect(readHealth(sb)).toEqual([]);
+  });
+
   it("stays quiet when the edited files are clean", async () => {
     const sb = tsProject({
       "src/ok.js": "export const used = 2;\n",

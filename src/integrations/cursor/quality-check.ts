@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isObject } from "../shared/payload.js";
 
 export interface Finding {
@@ -136,14 +136,15 @@ export function parseEslintJson(projectRoot: string, stdout: string): Finding[] 
 }
 
 const TSC_LINE = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
-export function parseTscOutput(projectRoot: string, stdout: string): Finding[] {
+/** tsc prints paths relative to the folder it ran in (`cwd`). */
+export function parseTscOutput(projectRoot: string, stdout: string, cwd = projectRoot): Finding[] {
   const out: Finding[] = [];
   for (const line of stdout.split(/\r?\n/)) {
     const m = TSC_LINE.exec(line);
     if (!m) continue;
     out.push({
       tool: "tsc",
-      file: projectRelative(projectRoot, m[1]!),
+      file: projectRelative(projectRoot, resolve(cwd, m[1]!)),
       line: Number(m[2]),
       column: Number(m[3]),
       code: m[4]!,
@@ -157,7 +158,33 @@ export interface QualityResult {
   findings: Finding[];
   /** Tools that could not give a verdict (crash, timeout, bad config): for the health log. */
   problems: string[];
-  ran: ("eslint" | "tsc")[];
+  /** Each tool run, as "<tool> in <folder>" (project-relative, "." for the root). */
+  ran: string[];
+}
+
+/** The nearest folder from `file`'s up to the project root for which `has` holds. */
+function nearest(
+  projectRoot: string,
+  file: string,
+  has: (dir: string) => boolean,
+): string | undefined {
+  for (let dir = dirname(join(projectRoot, file)); ; dir = dirname(dir)) {
+    if (has(dir)) return dir;
+    if (dir === projectRoot || !dir.startsWith(projectRoot + sep)) return undefined;
+  }
+}
+
+/** Files grouped by the folder a tool must run from (a monorepo package, or the root). */
+function groupBy(
+  files: string[],
+  dirOf: (file: string) => string | undefined,
+): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const f of files) {
+    const dir = dirOf(f);
+    if (dir !== undefined) groups.set(dir, [...(groups.get(dir) ?? []), f]);
+  }
+  return groups;
 }
 
 export async function checkEditedFiles(
@@ -172,44 +199,71 @@ export async function checkEditedFiles(
     .filter((f) => !f.startsWith("..") && existsSync(join(projectRoot, f)));
   const result: QualityResult = { findings: [], problems: [], ran: [] };
   const jobs: Promise<void>[] = [];
+  const where = (dir: string): string => projectRelative(projectRoot, dir) || ".";
+  const bins = new Map<string, LocalBin | undefined>();
+  const binIn = (dir: string, pkg: string, name: string): LocalBin | undefined => {
+    const key = `${name}\0${dir}`;
+    if (!bins.has(key)) bins.set(key, localBin(dir, pkg, name));
+    return bins.get(key);
+  };
 
+  // ESLint from the nearest folder that has its own ESLint (flat config is found from there).
   const lintable = existing.filter((f) => LINTABLE.test(f));
-  const eslint = lintable.length ? localBin(projectRoot, "eslint", "eslint") : undefined;
-  if (eslint) {
-    result.ran.push("eslint");
-    const args = [...eslint.prefix, "--format", "json", "--", ...lintable];
+  const eslintDir = (f: string) =>
+    nearest(projectRoot, f, (d) => binIn(d, "eslint", "eslint") !== undefined);
+  for (const [dir, files] of groupBy(lintable, eslintDir)) {
+    const eslint = binIn(dir, "eslint", "eslint")!;
+    result.ran.push(`eslint in ${where(dir)}`);
+    const args = [
+      ...eslint.prefix,
+      "--format",
+      "json",
+      "--",
+      ...files.map((f) => join(projectRoot, f)),
+    ];
     jobs.push(
-      run(eslint.command, args, projectRoot, timeoutMs).then((r) => {
+      run(eslint.command, args, dir, timeoutMs).then((r) => {
         // ESLint: 0 clean, 1 lint errors, 2 configuration or internal error.
-        if (r.timedOut) return void result.problems.push(`eslint timed out after ${timeoutMs} ms`);
+        if (r.timedOut)
+          return void result.problems.push(
+            `eslint in ${where(dir)} timed out after ${timeoutMs} ms`,
+          );
         try {
           result.findings.push(...parseEslintJson(projectRoot, r.stdout));
         } catch {
           result.problems.push(
-            `eslint exited ${r.code}: ${r.stderr.trim().slice(0, 500) || "no JSON report"}`,
+            `eslint exited ${r.code} in ${where(dir)}: ${r.stderr.trim().slice(0, 500) || "no JSON report"}`,
           );
         }
       }),
     );
   }
 
-  const typed = new Set(existing.filter((f) => TYPED.test(f)));
-  const tsc =
-    typed.size && existsSync(join(projectRoot, "tsconfig.json"))
-      ? localBin(projectRoot, "typescript", "tsc")
-      : undefined;
-  if (tsc) {
-    result.ran.push("tsc");
+  // tsc for the nearest tsconfig.json, with the nearest TypeScript at or above it.
+  const typed = existing.filter((f) => TYPED.test(f));
+  const tsconfigDir = (f: string) =>
+    nearest(projectRoot, f, (d) => existsSync(join(d, "tsconfig.json")));
+  for (const [dir, files] of groupBy(typed, tsconfigDir)) {
+    const binDir = nearest(
+      projectRoot,
+      join(projectRelative(projectRoot, dir), "tsconfig.json"),
+      (d) => binIn(d, "typescript", "tsc") !== undefined,
+    );
+    if (binDir === undefined) continue;
+    const tsc = binIn(binDir, "typescript", "tsc")!;
+    const mine = new Set(files);
+    result.ran.push(`tsc in ${where(dir)}`);
     const args = [...tsc.prefix, "--noEmit", "--pretty", "false", "-p", "tsconfig.json"];
     jobs.push(
-      run(tsc.command, args, projectRoot, timeoutMs).then((r) => {
-        if (r.timedOut) return void result.problems.push(`tsc timed out after ${timeoutMs} ms`);
-        const all = parseTscOutput(projectRoot, r.stdout);
+      run(tsc.command, args, dir, timeoutMs).then((r) => {
+        if (r.timedOut)
+          return void result.problems.push(`tsc in ${where(dir)} timed out after ${timeoutMs} ms`);
+        const all = parseTscOutput(projectRoot, r.stdout, dir);
         // Errors elsewhere in the project are not this conversation's doing.
-        result.findings.push(...all.filter((f) => typed.has(f.file)));
+        result.findings.push(...all.filter((f) => mine.has(f.file)));
         if (r.code !== 0 && all.length === 0)
           result.problems.push(
-            `tsc exited ${r.code}: ${(r.stdout + r.stderr).trim().slice(0, 500)}`,
+            `tsc exited ${r.code} in ${where(dir)}: ${(r.stdout + r.stderr).trim().slice(0, 500)}`,
           );
       }),
     );
