@@ -37,6 +37,7 @@ export function renderStatus(r: StatusReport, c: Colours): string {
       body: renderTable([{ header }, { header: "Count", align: "right" }], countRows(counts), c),
     });
   };
+  if (!r.projectRoot) breakdown("By project", "Project", r.byProject);
   breakdown("By trigger", "Trigger", r.byTrigger);
   breakdown("By editor", "Editor", r.byEditor);
   breakdown("By task class", "Task class", r.byTaskClass);

@@ -82,6 +82,7 @@ export interface StatusReport extends Totals {
   projectRoot: string | null;
   projects: number;
   conversations: number;
+  byProject: Record<string, number>;
   byTrigger: Record<string, number>;
   byEditor: Record<string, number>;
   byTaskClass: Record<string, number>;
@@ -106,6 +107,7 @@ export function statusReport(
     ...totals(rows),
     projects: new Set(rows.map((r) => r.projectId)).size,
     conversations: new Set(rows.map((r) => r.conversationId).filter(Boolean)).size,
+    byProject: countBy(rows, (r) => r.projectRoot),
     byTrigger: countBy(rows, (r) => r.triggerSource),
     byEditor: countBy(rows, (r) => r.editorId),
     byTaskClass: countBy(rows, (r) => r.taskClass),

@@ -92,6 +92,7 @@ describe("diagnostics reports", () => {
       tokensCompiled: 1200,
       reduction: 1 - 1200 / 5000,
       medianDurationMs: 20,
+      byProject: { "/p/a": 2, "/p/b": 1 },
       byTrigger: { tool_gate: 2, session_start: 1 },
       guardFindings: { "private-key": 3, "prompt-injection": 1 },
       lastCompilationMs: NOW,
