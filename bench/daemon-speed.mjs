@@ -192,6 +192,7 @@ async function benchProject(name) {
   const cold = runHook(env, root, "bench-cold");
   const daemon = await waitForDaemon(env);
   const before = await daemonCompiles(env, root);
+  cold.by = before === 1 ? "the daemon it started" : "in-process";
   const next = runHook(env, root, "bench-cold");
   const servedNext = (await daemonCompiles(env, root)) === (before ?? NaN) + 1;
   console.error(
@@ -272,7 +273,7 @@ for (const r of results) {
     body += `| ${label} | ${fmt(m)} | ${(m / floor).toFixed(1)} | ${target} | ${r.failures.get(label)} |\n`;
   }
   body += `\nDaemon answered ${r.daemonServed} of the ${2 * runs} warm-daemon hook calls (checked with its request counter).\n`;
-  body += `No daemon at all (fresh AIC_HOME, empty caches): the first hook call answered in ${fmt(r.cold.ms)} (${r.cold.ok ? "with context" : "WITHOUT context"}; Cursor's limit is ${HOOK_LIMIT_MS / 1000} s); the next call ${r.servedNext ? "was served by the daemon the first call started" : "did NOT find a daemon"}.\n`;
+  body += `No daemon at all (fresh AIC_HOME, empty caches): the first hook call answered in ${fmt(r.cold.ms)} (${r.cold.ok ? `with context, compiled by ${r.cold.by}` : "WITHOUT context"}; Cursor's limit is ${HOOK_LIMIT_MS / 1000} s); the next call ${r.servedNext ? "was served by the daemon the first call started" : "did NOT find a daemon"}.\n`;
 }
 console.log(body);
 if (!args.includes("--no-write")) {
