@@ -144,6 +144,22 @@ describe("compile gate", () => {
     expect(existsSync(join(projectStateDir(sb.root, sb.env), "recent-compile.json"))).toBe(false);
   });
 
+  it("fails closed with the reason when its own state cannot be written", async () => {
+    const sb = makeSandbox();
+    writeFileSync(sb.aicHome, "not a folder"); // AIC_HOME is a file: every state write fails
+    const r = await gate(sb, tool(sb, "preToolUse.mcp-aic-compile"));
+    expect(r.json).toMatchObject({ permission: "deny" });
+    expect(String(r.json?.agent_message)).toMatch(/could not check it: .*(ENOTDIR|EEXIST)/);
+    expect(String(r.json?.agent_message)).toMatch(/skipCompileGate/);
+    const prewarm = await runHook(
+      hooks,
+      "AIC-before-submit-prewarm.cjs",
+      sb,
+      fixture("beforeSubmitPrompt", sb.root),
+    );
+    expect(prewarm.json).toEqual({ continue: true });
+  });
+
   it("fails closed on an invalid config and says so in the health log", async () => {
     const sb = makeSandbox();
     writeFileSync(join(sb.root, "aic.config.json"), '{"devMode": true, "skipCompileGate": "yes"}');

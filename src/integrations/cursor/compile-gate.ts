@@ -73,13 +73,13 @@ export function denyForMissingCompile(g: GateContext): HookOutput {
   };
 }
 
-/** Deny for input the gate cannot read: fail closed, but say how to get unstuck. */
-export function denyUnreadable(reason: string, projectRoot: string): HookOutput {
+/** Deny when the gate cannot decide (unreadable input, internal error): fail closed, but say how to get unstuck. */
+export function denyUnchecked(reason: string, projectRoot: string): HookOutput {
   return {
     permission: "deny",
-    user_message: `AIC compile gate could not read this tool call (${reason}) and denied it to stay safe.`,
+    user_message: `AIC compile gate could not check this tool call (${reason}) and denied it to stay safe.`,
     agent_message: [
-      `The AIC compile gate denied this tool call because its hook input was unreadable: ${reason}.`,
+      `The AIC compile gate denied this tool call because it could not check it: ${reason}.`,
       `Call aic_compile with your intent and projectRoot ${JSON.stringify(projectRoot)}, then retry.`,
       "If every call is denied, ask the user to run `aic doctor`; as an emergency bypass they can set",
       '"devMode": true and "skipCompileGate": true in aic.config.json (remove it afterwards).',

@@ -2,7 +2,7 @@
 import { loadProjectConfig } from "../../../config/project-config.js";
 import { sweepStaleState } from "../../shared/gate-state.js";
 import { runHook } from "../../shared/run-hook.js";
-import { ALLOW, bypassActive, decide, denyUnreadable } from "../compile-gate.js";
+import { ALLOW, bypassActive, decide, denyUnchecked } from "../compile-gate.js";
 
 void runHook({
   name: "AIC-require-aic-compile",
@@ -13,7 +13,7 @@ void runHook({
     } catch {
       // An unreadable config never opens the gate.
     }
-    return denyUnreadable(reason, projectRoot);
+    return denyUnchecked(reason, projectRoot);
   },
   async handle(ctx) {
     const config = ctx.config();
