@@ -1,13 +1,14 @@
 /**
- * The stop hook's quality gate (seed §7.8): the project's own ESLint and `tsc --noEmit`, from
- * its node_modules/.bin (never a download), for the files edited in this conversation. Each
- * tool runs with execFile and an argv array (no shell), both at once, under a time limit.
+ * The stop hook's quality gate (seed §7.8): the project's own ESLint and `tsc --noEmit`
+ * (local-bin.ts; never a download) for the files edited in this conversation, per monorepo
+ * package. Each tool runs with execFile and an argv array (no shell), all at once, under a time
+ * limit.
  * A tool that crashes or cannot start is reported to the health log, never blamed on the edits.
  */
 import { execFile } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { isObject } from "../shared/payload.js";
+import { localBin, type LocalBin } from "./local-bin.js";
 
 export interface Finding {
   tool: "eslint" | "tsc";
@@ -52,50 +53,6 @@ export const runTool: Runner = (command, args, cwd, timeoutMs) =>
       },
     );
   });
-
-export interface LocalBin {
-  command: string;
-  /** Arguments that come before the tool's own (the script, when run through Node). */
-  prefix: string[];
-}
-
-/** The package's own bin script, e.g. node_modules/typescript/bin/tsc, when it declares one. */
-function packageBin(projectRoot: string, pkg: string, name: string): string | undefined {
-  const dir = join(projectRoot, "node_modules", pkg);
-  try {
-    const bin = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { bin?: unknown })
-      .bin;
-    const rel = typeof bin === "string" ? bin : isObject(bin) ? bin[name] : undefined;
-    return typeof rel === "string" && existsSync(join(dir, rel))
-      ? realpathSync(join(dir, rel))
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * How to start the project's own `<name>`. Preferred: the package's declared bin script run by
- * this Node (no PATH lookup of `node`, no shell, works for npm, pnpm and Windows layouts alike).
- * Else `node_modules/.bin/<name>`: through Node when it is a Node script, else directly.
- */
-export function localBin(projectRoot: string, pkg: string, name: string): LocalBin | undefined {
-  const script = packageBin(projectRoot, pkg, name);
-  if (script) return { command: process.execPath, prefix: [script] };
-  const bin = join(projectRoot, "node_modules", ".bin", name);
-  if (!existsSync(bin)) return undefined;
-  const real = realpathSync(bin);
-  const head = Buffer.alloc(128);
-  const fd = openSync(real, "r");
-  const n = readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-  const firstLine = head.subarray(0, n).toString("utf8").split("\n")[0] ?? "";
-  const isNodeScript =
-    /\.(c|m)?js$/.test(real) || (firstLine.startsWith("#!") && /\bnode\b/.test(firstLine));
-  return isNodeScript
-    ? { command: process.execPath, prefix: [real] }
-    : { command: bin, prefix: [] };
-}
 
 const LINTABLE = /\.(?:[cm]?[jt]sx?)$/i;
 const TYPED = /\.(?:[cm]?ts|tsx)$/i;
