@@ -85,36 +85,8 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
   const current = original === null ? null : parseHooksText(original, mode);
   const owned = receipt ? locateOwned(current, receipt, false) : [];
 
-  // Pair desired entries with owned ones: identical spec -> keep; same event -> update in place.
   const sameRendering = receipt?.grammar === request.grammar && receipt.scope === scope;
-  const unmatchedOwned = new Set(owned);
-  const keep: DesiredRendered[] = [];
-  const toPlace: DesiredRendered[] = [];
-  for (const d of desired) {
-    const match = sameRendering
-      ? [...unmatchedOwned].find(
-          (o) => o.entry.event === d.spec.event && sameSpec(o.entry.spec, d.spec),
-        )
-      : undefined;
-    if (match) {
-      unmatchedOwned.delete(match);
-      keep.push(d);
-    } else {
-      toPlace.push(d);
-    }
-  }
-  const updates: Array<{ from: Located; to: DesiredRendered }> = [];
-  const adds: DesiredRendered[] = [];
-  for (const d of toPlace) {
-    const from = [...unmatchedOwned].find((o) => o.entry.event === d.spec.event);
-    if (from) {
-      unmatchedOwned.delete(from);
-      updates.push({ from, to: d });
-    } else {
-      adds.push(d);
-    }
-  }
-  const removes = [...unmatchedOwned];
+  const { keep, updates, adds, removes } = pairDesired(owned, desired, sameRendering);
 
   // A new command must not already run from any entry AIC does not own (in any event).
   const ownedNodes = new Set(owned.map((o) => o.node));
@@ -293,6 +265,47 @@ export function verifyOwned(request: VerifyRequest): VerifyResult {
     remainderUnchanged: remainder === receipt.remainderDigest,
     warnings: current?.warnings ?? [],
   };
+}
+
+interface Pairing {
+  keep: DesiredRendered[];
+  updates: Array<{ from: Located; to: DesiredRendered }>;
+  adds: DesiredRendered[];
+  removes: Located[];
+}
+
+/**
+ * Pair desired entries with owned ones: an identical spec (rendered the same way) is kept;
+ * otherwise an owned entry of the same event is updated in place (in order); what is left is
+ * added, and owned entries nobody claimed are removed.
+ */
+function pairDesired(
+  owned: Located[],
+  desired: DesiredRendered[],
+  sameRendering: boolean,
+): Pairing {
+  const unmatched = new Set(owned);
+  const take = (match: (o: Located) => boolean) => {
+    const found = [...unmatched].find(match);
+    if (found) unmatched.delete(found);
+    return found;
+  };
+  const keep: DesiredRendered[] = [];
+  const rest: DesiredRendered[] = [];
+  for (const d of desired) {
+    const same = sameRendering
+      ? take((o) => o.entry.event === d.spec.event && sameSpec(o.entry.spec, d.spec))
+      : undefined;
+    (same ? keep : rest).push(d);
+  }
+  const updates: Pairing["updates"] = [];
+  const adds: DesiredRendered[] = [];
+  for (const d of rest) {
+    const from = take((o) => o.entry.event === d.spec.event);
+    if (from) updates.push({ from, to: d });
+    else adds.push(d);
+  }
+  return { keep, updates, adds, removes: [...unmatched] };
 }
 
 function renderDesired(
