@@ -17,7 +17,7 @@ import {
 import { daemonPaths } from "../daemon/locations.js";
 import { readLockHolder } from "../daemon/lock.js";
 import { aicPackageRoot } from "../daemon/package-root.js";
-import { runDaemon } from "../daemon/run-daemon.js";
+import { idleSecsFrom, runDaemon } from "../daemon/run-daemon.js";
 
 const packageRoot = aicPackageRoot();
 
@@ -39,7 +39,10 @@ export function registerDaemonCommand(program: Command): void {
       const outcome = await runDaemon({
         build: buildId(packageRoot),
         loadService: async () =>
-          (await import("../daemon/compile-service.js")).createCompileService(),
+          (await import("../daemon/compile-service.js")).createCompileService({
+            // A project unused for as long as the daemon's own idle limit is dropped from memory.
+            evictAfterMs: idleSecsFrom(process.env) * 1000,
+          }),
         echo: opts.quiet ? undefined : (line) => process.stderr.write(line + "\n"),
       });
       if (!outcome.started) {

@@ -27,6 +27,12 @@ export interface CompileServiceDeps {
   /** Overrides for runCompilation (tests: a private database, a fixed clock). */
   compilation?: Partial<CompilationDeps>;
   cacheRoot?: string;
+  /**
+   * Drop a project's warm index when it has not been compiled for this long (default: never), so
+   * a long-lived daemon does not keep every project the user ever opened in memory.
+   */
+  evictAfterMs?: number;
+  now?: () => number;
 }
 
 /** A CompileRequest (compiler/types.ts) as the MCP server forwards it. */
@@ -48,17 +54,33 @@ interface ProjectStats {
   lastDurationMs: number;
 }
 
+interface WarmProject extends ProjectStats {
+  lastUsedMs: number;
+}
+
 export function createCompileService(deps: CompileServiceDeps = {}): DaemonService {
   const compiler = createCompiler(deps.cacheRoot ? { cacheRoot: deps.cacheRoot } : {});
-  const projects = new Map<string, ProjectStats>();
+  const now = deps.now ?? Date.now;
+  const projects = new Map<string, WarmProject>();
 
   function record(projectRoot: string, durationMs: number): void {
     const prev = projects.get(projectRoot);
     projects.set(projectRoot, {
       compiles: (prev?.compiles ?? 0) + 1,
-      lastCompileAt: new Date().toISOString(),
+      lastCompileAt: new Date(now()).toISOString(),
       lastDurationMs: durationMs,
+      lastUsedMs: now(),
     });
+  }
+
+  function evictIdleProjects(): void {
+    if (deps.evictAfterMs === undefined) return;
+    for (const [root, p] of projects) {
+      if (now() - p.lastUsedMs > deps.evictAfterMs && !queues.has(root)) {
+        compiler.invalidate(root);
+        projects.delete(root);
+      }
+    }
   }
 
   /**
@@ -77,6 +99,7 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
   }
 
   async function compile(params: unknown): Promise<unknown> {
+    evictIdleProjects();
     const input = validate(compileInputSchema, params, "compile");
     const outcome = await oneAtATime(input.projectRoot, () =>
       asBadRequest(() =>
@@ -91,6 +114,7 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
   }
 
   async function compileContext(params: unknown): Promise<unknown> {
+    evictIdleProjects();
     const request = validate(compileRequestSchema, params, COMPILE_CONTEXT_METHOD);
     const context = await oneAtATime(request.projectRoot, () =>
       asBadRequest(() => compiler.compile(request)),
@@ -101,7 +125,11 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
 
   return {
     handlers: { compile, [COMPILE_CONTEXT_METHOD]: compileContext },
-    statusExtras: () => ({ projects: Object.fromEntries(projects) }),
+    statusExtras: () => ({
+      projects: Object.fromEntries(
+        [...projects].map(([root, { lastUsedMs: _, ...stats }]) => [root, stats]),
+      ),
+    }),
   };
 }
 
