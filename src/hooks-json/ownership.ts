@@ -121,17 +121,17 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
     updated: updates.length,
     removed: removes.length,
   };
-  return finish(
-    request,
+  return finish({
+    input: request.bytes,
     original,
     text,
-    finalDesired,
-    request.grammar,
+    desired: finalDesired,
+    grammar: request.grammar,
     scope,
     ctx,
-    current,
+    before: current,
     actions,
-  );
+  });
 }
 
 export interface RemoveRequest {
@@ -221,17 +221,17 @@ export function repairOwnedEntries(request: RepairRequest): PlanResult {
     updated: 0,
     removed: 0,
   };
-  return finish(
-    request,
+  return finish({
+    input: request.bytes,
     original,
     text,
     desired,
-    receipt.grammar,
-    receipt.scope,
+    grammar: receipt.grammar,
+    scope: receipt.scope,
     ctx,
-    current,
+    before: current,
     actions,
-  );
+  });
 }
 
 export interface VerifyRequest {
@@ -336,17 +336,26 @@ function refOf(l: Located): OwnedRef {
   return { event: l.entry.event, digest: l.entry.entryDigest, command: l.command };
 }
 
-function finish(
-  request: { bytes: Uint8Array },
-  original: string | null,
-  text: string | null,
-  desired: DesiredRendered[],
-  grammar: ShellGrammar,
-  scope: CommandScope,
-  ctx: EditContext,
-  before: HooksDocument | null,
-  actions: PlanActions,
-): PlanResult {
+interface Outcome {
+  /** The caller's bytes (returned as a copy when nothing changed). */
+  input: Uint8Array;
+  /** Decoded input, or null when there was no file. */
+  original: string | null;
+  /** The edited text, or null for "no file". */
+  text: string | null;
+  /** Every entry AIC owns afterwards. */
+  desired: DesiredRendered[];
+  grammar: ShellGrammar;
+  scope: CommandScope;
+  ctx: EditContext;
+  before: HooksDocument | null;
+  actions: PlanActions;
+}
+
+/** Encode the result, check it against the limits, and write the new receipt. */
+function finish(outcome: Outcome): PlanResult {
+  const { input, original, desired, grammar, scope, ctx, before, actions } = outcome;
+  let { text } = outcome;
   // A file AIC created and that now holds nothing else goes back to not existing.
   if (text !== null && ctx.created.has("document") && text === `{}${ctx.layout.newline}`) {
     text = null;
@@ -356,7 +365,7 @@ function finish(
   const after = text === null ? null : parseHooksText(text, ctx.mode);
   const changed = text !== original;
   const bytes = !changed
-    ? request.bytes.slice()
+    ? input.slice()
     : text === null
       ? new Uint8Array(0)
       : new TextEncoder().encode(text);
