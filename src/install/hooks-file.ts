@@ -11,6 +11,7 @@ import {
   parseReceipt,
   planOwnedEntries,
   removeOwnedEntries,
+  repairOwnedEntries,
   verifyOwned,
   type OwnedEntrySpec,
   type OwnershipReceipt,
@@ -133,11 +134,10 @@ export function planHooksInstall(
   const before = readBytes(path);
   const bytes = before ?? EMPTY;
   try {
-    const choice = chooseReceipt(bytes, state);
-    if ("error" in choice) throw choice.error;
+    const { source, receipt, restored } = provenStart(bytes, state);
     const result = planOwnedEntries({
-      bytes,
-      receipt: choice.receipt,
+      bytes: source,
+      receipt,
       desired: desiredSpecs(targets, registrations),
       grammar: grammarFor(targets),
       scope: targets.scope,
@@ -145,9 +145,10 @@ export function planHooksInstall(
     for (const w of result.warnings) plan.kept.push(`${key} line ${w.line}: ${w.message}`);
     const after = result.bytes.length === 0 ? null : Buffer.from(result.bytes);
     const { added, updated, removed } = result.actions;
+    const repairNote = restored > 0 ? `, ${restored} deleted ones restored` : "";
     plan.own(
       { key, path, role: "hooks", before, after },
-      `${key}: ${added} entries added, ${updated} updated, ${removed} stale removed`,
+      `${key}: ${added} entries added, ${updated} updated, ${removed} stale removed${repairNote}`,
     );
     return { receipts: result.receipt };
   } catch (err) {
@@ -165,6 +166,34 @@ export function planHooksInstall(
   }
 }
 
+/**
+ * The document and receipt to plan from. When some of AIC's entries were deleted and nothing
+ * else in the file changed, the library's Repair proves the absence is a loss and puts them back
+ * first; with other changes too it refuses (absence unproven), and so does the install.
+ */
+function provenStart(
+  bytes: Uint8Array,
+  state: InstallState,
+): { source: Uint8Array; receipt: OwnershipReceipt | null; restored: number } {
+  const choice = chooseReceipt(bytes, state);
+  if (!("error" in choice)) return { source: bytes, receipt: choice.receipt, restored: 0 };
+  if (choice.error.code !== "owned-entry-missing") throw choice.error;
+  let firstError: unknown;
+  for (const receipt of receiptsOf(state)) {
+    try {
+      const repaired = repairOwnedEntries({ bytes, receipt });
+      return {
+        source: repaired.bytes,
+        receipt: repaired.receipt,
+        restored: repaired.actions.added,
+      };
+    } catch (err) {
+      firstError ??= err;
+    }
+  }
+  throw firstError;
+}
+
 /** Uninstall's surgical path: AIC's entries out, everything else as it is. */
 export function planHooksRemoval(
   current: Buffer,
@@ -172,12 +201,16 @@ export function planHooksRemoval(
   targets: InstallTargets,
 ): { after: Buffer | null; drifted: string[] } {
   const key = recordKey(targets.root, targets.hooksJson);
-  const choice = chooseReceipt(current, state);
-  if ("error" in choice)
-    return { after: current, drifted: [describeHooksError(key, choice.error)] };
-  if (choice.receipt === null) return { after: current, drifted: [] };
-  const result = removeOwnedEntries({ bytes: current, receipt: choice.receipt });
-  return { after: result.bytes.length === 0 ? null : Buffer.from(result.bytes), drifted: [] };
+  try {
+    // Entries the user already deleted are first proven lost (Repair), so the rest can go too.
+    const { source, receipt } = provenStart(current, state);
+    if (receipt === null) return { after: current, drifted: [] };
+    const result = removeOwnedEntries({ bytes: source, receipt });
+    return { after: result.bytes.length === 0 ? null : Buffer.from(result.bytes), drifted: [] };
+  } catch (err) {
+    if (!(err instanceof HooksJsonError)) throw err;
+    return { after: current, drifted: [describeHooksError(key, err)] };
+  }
 }
 
 /** Doctor: the file is valid, names only known events, and AIC's entries are provably intact. */

@@ -139,9 +139,17 @@ export async function uninstallCursor(
         ],
       };
     }
+    // hooks.json first: when AIC's entries must stay in it, the scripts they run stay too.
+    files.sort((a, b) => Number(b.record.role === "hooks") - Number(a.record.role === "hooks"));
+    let hooksStillRunScripts = false;
     for (const { key, record, path } of files) {
+      if (record.role === "script" && hooksStillRunScripts) {
+        result.drifted.push(`kept ${key}: AIC's entries in hooks.json still run it`);
+        continue;
+      }
       if (!restores.has(key)) {
-        removeOwnedParts(key, record, state, targets, deps.writer, result);
+        const cleaned = removeOwnedParts(key, record, state, targets, deps.writer, result);
+        if (record.role === "hooks" && !cleaned) hooksStillRunScripts = true;
         continue;
       }
       const original = restores.get(key)!;
@@ -193,7 +201,10 @@ function devModeReason(root: string): string | undefined {
   }
 }
 
-/** The drift path: take out only what the receipts prove is AIC's. */
+/**
+ * The drift path: take out only what the receipts prove is AIC's. False when AIC's hooks.json
+ * entries had to stay (unprovable), so the caller keeps the scripts they run.
+ */
 function removeOwnedParts(
   key: string,
   record: FileRecord,
@@ -201,10 +212,10 @@ function removeOwnedParts(
   targets: InstallTargets,
   writer: FileWriter,
   result: UninstallResult,
-): void {
+): boolean {
   const path = pathOfKey(targets.root, key);
   const current = readBytes(path);
-  if (current === null) return;
+  if (current === null) return true;
   switch (record.role) {
     case "script":
     case "rule":
@@ -214,9 +225,11 @@ function removeOwnedParts(
       } else {
         result.drifted.push(`kept ${key}: edited since AIC wrote it`);
       }
-      return;
+      return true;
     case "hooks": {
       const removal = planHooksRemoval(current, state, targets);
+      result.drifted.push(...removal.drifted.map((d) => `kept AIC's entries in ${d}`));
+      if (removal.drifted.length > 0) return false;
       if (removal.after === null) {
         writer.remove(path);
         result.notes.push(`removed ${key} (AIC had created it and nothing else was left)`);
@@ -224,16 +237,15 @@ function removeOwnedParts(
         writer.write(path, removal.after);
         result.notes.push(`removed AIC's entries from ${key}`);
       }
-      result.drifted.push(...removal.drifted.map((d) => `${key}: ${d}`));
-      return;
+      return true;
     }
     case "mcp": {
       const parsed = parseMcpJson(current.toString("utf8"), key);
       if (typeof parsed === "string") {
         result.drifted.push(`kept ${key}: ${parsed}`);
-        return;
+        return true;
       }
-      if (parsed.entry === undefined) return;
+      if (parsed.entry === undefined) return true;
       const digest = canonicalDigest(parsed.entry);
       if (digest === state.mcpEntry || digest === state.pendingMcpEntry) {
         writer.write(path, Buffer.from(editMcpJson(parsed.text, undefined), "utf8"));
@@ -241,7 +253,7 @@ function removeOwnedParts(
       } else {
         result.drifted.push(`kept the "aic" MCP server in ${key}: its configuration was edited`);
       }
-      return;
+      return true;
     }
     case "exclude": {
       const lines = current.toString("utf8").split("\n");
@@ -251,7 +263,7 @@ function removeOwnedParts(
         writer.write(path, Buffer.from(lines.join("\n"), "utf8"));
         result.notes.push(`removed ${EXCLUDE_LINE} from ${key}`);
       }
-      return;
+      return true;
     }
   }
 }

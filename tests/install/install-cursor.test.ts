@@ -182,6 +182,89 @@ describe("installCursor (in-process)", () => {
     expect(read(mcp)).toBe(same);
   });
 
+  it("puts back AIC entries the user deleted when nothing else changed, and refuses when it cannot prove that", async () => {
+    const sbx = sandbox();
+    const pkg = fixturePackage(["AIC-a.cjs", "AIC-b.cjs"]);
+    const regs: HookRegistration[] = [
+      { event: "stop", script: "AIC-a.cjs" },
+      { event: "sessionEnd", script: "AIC-b.cjs" },
+    ];
+    const d = deps(sbx, pkg, ["AIC-a.cjs", "AIC-b.cjs"], regs);
+    const hooksPath = join(sbx.project, ".cursor/hooks.json");
+    mkdirSync(join(sbx.project, ".cursor"));
+    writeFileSync(
+      hooksPath,
+      '{\n  "x": 1,\n  "hooks": {\n    "stop": [{ "command": "./mine.sh" }]\n  }\n}\n',
+    );
+    await installCursor({ projectRoot: sbx.project }, d);
+    const installed = read(hooksPath);
+    const withoutB = installed.replace(
+      /\{\s*"command": "node \.cursor\/hooks\/AIC-b\.cjs"\s*\}/,
+      "",
+    );
+    expect(withoutB).not.toContain("AIC-b.cjs");
+
+    writeFileSync(hooksPath, withoutB);
+    const repaired = await installCursor({ projectRoot: sbx.project }, d);
+    expect(repaired.notes.join("\n")).toMatch(/1 deleted ones restored/);
+    expect(read(hooksPath)).toContain("AIC-b.cjs");
+    expect((await installCursor({ projectRoot: sbx.project }, d)).status).toBe("unchanged");
+
+    writeFileSync(hooksPath, withoutB.replace('"x": 1', '"x": 2'));
+    const unproven = await installCursor({ projectRoot: sbx.project }, d);
+    expect(unproven.status).toBe("refused");
+    expect(unproven.refusals.join("\n")).toMatch(
+      /cannot prove the entry was not deliberately edited away/,
+    );
+  });
+
+  it("uninstall: entries the user deleted are proven lost, the rest removed; unprovable ones keep their scripts", async () => {
+    const pkg = fixturePackage(["AIC-a.cjs", "AIC-b.cjs"]);
+    const regs: HookRegistration[] = [
+      { event: "stop", script: "AIC-a.cjs" },
+      { event: "sessionEnd", script: "AIC-b.cjs" },
+    ];
+    const original =
+      '{\n  "x": 1,\n  "hooks": {\n    "stop": [{ "command": "./mine.sh" }]\n  }\n}\n';
+    const setup = async () => {
+      const sbx = sandbox();
+      mkdirSync(join(sbx.project, ".cursor"));
+      const hooksPath = join(sbx.project, ".cursor/hooks.json");
+      writeFileSync(hooksPath, original);
+      await installCursor(
+        { projectRoot: sbx.project },
+        deps(sbx, pkg, ["AIC-a.cjs", "AIC-b.cjs"], regs),
+      );
+      const withoutB = read(hooksPath).replace(
+        /\{\s*"command": "node \.cursor\/hooks\/AIC-b\.cjs"\s*\}/,
+        "",
+      );
+      return { sbx, hooksPath, withoutB };
+    };
+    const undeps = (sbx: Sandbox) => defaultUninstallDeps({ env: sbx.env, home: sbx.home });
+
+    const proven = await setup();
+    writeFileSync(proven.hooksPath, proven.withoutB);
+    const un = await uninstallCursor({ projectRoot: proven.sbx.project }, undeps(proven.sbx));
+    expect(un.drifted).toEqual([]);
+    expect(read(proven.hooksPath)).toBe(original);
+    expect(existsSync(hooksDir(proven.sbx))).toBe(false);
+
+    const unproven = await setup();
+    const drifted = unproven.withoutB.replace('"x": 1', '"x": 2');
+    writeFileSync(unproven.hooksPath, drifted);
+    const kept = await uninstallCursor({ projectRoot: unproven.sbx.project }, undeps(unproven.sbx));
+    expect(kept.status).toBe("removed");
+    expect(kept.drifted.join("\n")).toMatch(
+      /kept AIC's entries in \.cursor\/hooks\.json: .*deliberately edited away/,
+    );
+    expect(kept.drifted.join("\n")).toMatch(
+      /kept \.cursor\/hooks\/AIC-a\.cjs: AIC's entries in hooks\.json still run it/,
+    );
+    expect(read(unproven.hooksPath)).toBe(drifted);
+    expect(readdirSync(hooksDir(unproven.sbx)).sort()).toEqual(["AIC-a.cjs", "AIC-b.cjs"]);
+  });
+
   it("refuses to guess when the receipts are damaged", async () => {
     const sbx = sandbox();
     const pkg = fixturePackage(["AIC-a.cjs"]);
