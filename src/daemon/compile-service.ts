@@ -21,7 +21,7 @@ import {
 } from "../service/compilation-service.js";
 import { COMPILE_CONTEXT_METHOD } from "./forward-compile.js";
 import type { DaemonService } from "./run-daemon.js";
-import { BadRequestError } from "./server.js";
+import { BadRequestError, describeInvalid } from "./server.js";
 
 export interface CompileServiceDeps {
   /** Overrides for runCompilation (tests: a private database, a fixed clock). */
@@ -136,8 +136,7 @@ export function createCompileService(deps: CompileServiceDeps = {}): DaemonServi
 function validate<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   const parsed = schema.safeParse(params);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`);
-  throw new BadRequestError(`invalid ${method} params: ${issues.join("; ")}`);
+  throw new BadRequestError(describeInvalid(`${method} params`, parsed.error));
 }
 
 /** Caller mistakes found by the service or compiler become `bad_request`, not a failure. */

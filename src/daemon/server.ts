@@ -23,6 +23,12 @@ import {
 
 export type MethodHandler = (params: unknown) => unknown;
 
+/** "invalid <what>: field: problem; field: problem" from a zod error. */
+export function describeInvalid(what: string, error: z.ZodError): string {
+  const issues = error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+  return `invalid ${what}: ${issues.join("; ")}`;
+}
+
 /** Thrown by a handler for a request it cannot serve as asked; becomes a `bad_request` reply. */
 export class BadRequestError extends Error {
   override name = "BadRequestError";
@@ -169,10 +175,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     }
     const parsed = envelopeSchema.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map(
-        (i) => `${i.path.join(".") || "request"}: ${i.message}`,
-      );
-      return fail(looseId, "bad_request", `invalid request envelope: ${issues.join("; ")}`);
+      return fail(looseId, "bad_request", describeInvalid("request envelope", parsed.error));
     }
     const req = parsed.data;
     if (req.build !== undefined && req.build !== opts.build) {
