@@ -110,10 +110,16 @@ function fixFor(err: HooksJsonError): string {
       return "fix the file by hand, then run the command again";
     case "conflict":
     case "absence-unproven":
-      return err.code === "foreign-command-collision"
-        ? "remove or change that entry, then run the command again"
-        : "put AIC's entries back as they were, or delete the remaining AIC entries (commands that " +
-            "run .cursor/hooks/AIC-*.cjs) by hand, then run the command again";
+      if (err.code === "foreign-command-collision") {
+        return "remove or change that entry, then run the command again";
+      }
+      if (err.code === "owned-entry-missing") {
+        return "run `aic install cursor`: it puts deleted AIC entries back when nothing else in the file changed";
+      }
+      return (
+        "put AIC's entries back as they were, or delete the remaining AIC entries (commands that " +
+        "run .cursor/hooks/AIC-*.cjs) by hand, then run the command again"
+      );
     default:
       return "report this as a bug in AIC";
   }
