@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   CURSOR_HOOK_EVENTS,
   ConflictError,
+  HooksJsonError,
   type OwnedEntrySpec,
   type ParseMode,
   parseJsonText,
@@ -391,6 +392,63 @@ describe.each(["jsonc", "strict"] as const)("properties (%s)", (mode) => {
           const removed = removeOwnedEntries({ bytes, receipt: installed.receipt, mode });
           expect(count(dec(removed.bytes))).toBe(chosen.length);
           expect(() => parseJsonText(dec(removed.bytes), mode)).not.toThrow();
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  // Red if some malformed input crashed (TypeError, RangeError, stack overflow) instead of
+  // being refused with a typed error, or if an accepted mutant did not round-trip.
+  it("mutated documents are either refused with a typed error or round-trip", () => {
+    const mutation = fc.tuple(
+      fc.nat(),
+      fc.nat(3),
+      fc.constantFrom(
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        '"',
+        "\\",
+        "/",
+        "*",
+        "\n",
+        "x",
+        "1",
+        "\u00e9",
+        "\ud800",
+      ),
+    );
+    fc.assert(
+      fc.property(
+        documentText(mode),
+        desiredSubset,
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        (text, desired, muts) => {
+          let mutant = text;
+          for (const [pos, op, ch] of muts) {
+            const at = pos % (mutant.length + 1);
+            mutant =
+              op === 0
+                ? splice(mutant, at, at + 1, "")
+                : splice(mutant, at, op === 1 ? at : at + 1, ch);
+          }
+          let installed;
+          try {
+            installed = install(mutant, desired, mode);
+          } catch (err) {
+            expect(err).toBeInstanceOf(HooksJsonError);
+            return;
+          }
+          const removed = removeOwnedEntries({
+            bytes: installed.bytes,
+            receipt: installed.receipt,
+            mode,
+          });
+          expect(removed.bytes).toEqual(enc(mutant));
         },
       ),
       RUNS,
