@@ -5,7 +5,6 @@
  * limit.
  * A tool that crashes or cannot start is reported to the health log, never blamed on the edits.
  */
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { localBin, type LocalBin } from "./local-bin.js";
@@ -35,8 +34,10 @@ export type Runner = (
 
 export const TOOL_TIMEOUT_MS = 45_000;
 
-export const runTool: Runner = (command, args, cwd, timeoutMs) =>
-  new Promise((done) => {
+export const runTool: Runner = async (command, args, cwd, timeoutMs) => {
+  // Loaded on use: most stop events have nothing to check, and hooks start faster without it.
+  const { execFile } = await import("node:child_process");
+  return new Promise((done) => {
     execFile(
       command,
       args,
@@ -53,6 +54,7 @@ export const runTool: Runner = (command, args, cwd, timeoutMs) =>
       },
     );
   });
+};
 
 const LINTABLE = /\.(?:[cm]?[jt]sx?)$/i;
 const TYPED = /\.(?:[cm]?ts|tsx)$/i;
