@@ -27,6 +27,12 @@ export async function buildBenchCli() {
     entryPoints: [join(here, "..", "..", "src", "compiler", "index.ts")],
     outfile: BENCH_COMPILER,
   });
+  // The indexing thread is loaded by URL next to the bundle (as dist/compiler/index-worker.js is).
+  await build({
+    ...common,
+    entryPoints: [join(here, "..", "..", "src", "compiler", "index-worker.ts")],
+    outfile: join(here, "..", ".build", "index-worker.js"),
+  });
   return BENCH_CLI;
 }
 

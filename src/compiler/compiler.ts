@@ -10,7 +10,8 @@ import { aicHome, projectHash } from "../shared/paths.js";
 import type { CompiledContext, CompileRequest, CompileTrace } from "./types.js";
 import { scanProject, type ScanDeps, defaultScanDeps } from "./scan.js";
 import { analyzeIntent } from "./intent.js";
-import { ProjectIndex, type IndexedFile } from "./project-index.js";
+import { ProjectIndex, type IndexedFile, type WorkerIndexer } from "./project-index.js";
+import { indexInWorker } from "./worker-indexer.js";
 import { loadIndex, saveExtras, saveIndex } from "./index-cache.js";
 import { ImportResolver, importNeighbours, readTsPaths } from "./imports.js";
 import { rankFiles } from "./rank.js";
@@ -44,6 +45,8 @@ export interface CompilerDeps {
   guard: GuardDeps;
   countTokens: (text: string) => Promise<(text: string) => number>;
   now: () => number;
+  /** Indexes part of a large first scan on another thread; absent = all in this thread. */
+  indexInWorker?: WorkerIndexer;
 }
 
 export const defaultCompilerDeps: CompilerDeps = {
@@ -51,6 +54,7 @@ export const defaultCompilerDeps: CompilerDeps = {
   guard: defaultGuardDeps,
   countTokens: defaultCountTokens,
   now: () => performance.now(),
+  indexInWorker,
 };
 
 export interface CompilerOptions {
@@ -169,7 +173,9 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
 
     // 3. Index.
     const state = stateFor(root);
-    const refreshed = state.index.refresh(root, allowed);
+    const refreshed = deps.indexInWorker
+      ? await state.index.refreshParallel(root, allowed, deps.indexInWorker)
+      : state.index.refresh(root, allowed);
     let extrasDirty = false;
     const nonText = refreshed.files.filter((f) => f.entry.skip);
     const indexed = refreshed.files.filter((f) => !f.entry.skip);

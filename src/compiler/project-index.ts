@@ -226,6 +226,60 @@ export interface IndexedFile {
   entry: IndexEntry;
 }
 
+export interface RefreshResult {
+  files: IndexedFile[];
+  stats: RefreshStats;
+  /** Whether anything was added, changed or removed (the cache needs writing). */
+  changed: boolean;
+}
+
+/** What an indexing thread sends back: entries with ids into its own word list. */
+export interface WorkerResult {
+  words: string[];
+  files: { file: ScannedFile; hash: string; entry?: IndexEntry }[];
+}
+
+export type WorkerIndexer = (root: string, files: ScannedFile[]) => Promise<WorkerResult>;
+
+/**
+ * Reads and indexes one file: its hash, and a new entry unless `known(hash)`. Undefined when the
+ * file cannot be read.
+ */
+export function indexFile(
+  root: string,
+  f: ScannedFile,
+  vocab: Vocabulary,
+  cache: TermIdCache,
+  known: (hash: string) => boolean,
+): { hash: string; entry?: IndexEntry } | undefined {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(join(root, f.path));
+  } catch {
+    return undefined;
+  }
+  // The language is part of the key: the same bytes in a .py and a .txt index differently.
+  const lang = languageOf(f.path);
+  const hash = `${contentHash(buf)}:${lang}`;
+  if (known(hash)) return { hash };
+  const decoded = decodeText(buf);
+  const entry: IndexEntry =
+    "skip" in decoded
+      ? {
+          lang,
+          chars: 0,
+          lines: 0,
+          estTokens: 0,
+          termIds: new Uint32Array(0),
+          defTermIds: [],
+          defs: [],
+          imports: [],
+          skip: decoded.skip,
+        }
+      : buildEntry(f.path, decoded.text, vocab, cache);
+  return { hash, entry };
+}
+
 export interface RefreshStats {
   read: number;
   indexed: number;
@@ -244,52 +298,94 @@ export class ProjectIndex {
   ) {}
 
   /** Brings the index up to date with a scan: re-reads only files whose size or mtime changed. */
-  refresh(
+  refresh(root: string, files: ScannedFile[]): RefreshResult {
+    const stale = this.staleFiles(files);
+    const stats: RefreshStats = {
+      read: 0,
+      indexed: 0,
+      reused: files.length - stale.length,
+      removed: 0,
+    };
+    for (const f of stale) this.ingest(root, f, stats);
+    return this.finish(files, stats, stale.length > 0);
+  }
+
+  /**
+   * refresh(), with the stale files split between this thread and `indexInWorker` (another
+   * thread) when there are many: a first compile of a large project uses both cores.
+   */
+  async refreshParallel(
     root: string,
     files: ScannedFile[],
-  ): { files: IndexedFile[]; stats: RefreshStats; changed: boolean } {
-    const stats: RefreshStats = { read: 0, indexed: 0, reused: 0, removed: 0 };
+    indexInWorker: WorkerIndexer,
+    minFiles = 300,
+  ): Promise<RefreshResult> {
+    const stale = this.staleFiles(files);
+    if (stale.length < minFiles) return this.refresh(root, files);
+    const stats: RefreshStats = {
+      read: 0,
+      indexed: 0,
+      reused: files.length - stale.length,
+      removed: 0,
+    };
+    const half = Math.ceil(stale.length / 2);
+    const remote = indexInWorker(root, stale.slice(half)).catch(() => undefined);
+    for (const f of stale.slice(0, half)) this.ingest(root, f, stats);
+    const result = await remote;
+    if (result) this.merge(result, stats);
+    else for (const f of stale.slice(half)) this.ingest(root, f, stats); // worker failed: do it here
+    return this.finish(files, stats, true);
+  }
+
+  private staleFiles(files: ScannedFile[]): ScannedFile[] {
+    return files.filter((f) => {
+      const stamp = this.stamps.get(f.path);
+      return !(
+        stamp &&
+        stamp.size === f.size &&
+        stamp.mtimeMs === f.mtimeMs &&
+        this.entries.has(stamp.hash)
+      );
+    });
+  }
+
+  private ingest(root: string, f: ScannedFile, stats: RefreshStats): void {
+    const indexed = indexFile(root, f, this.vocab, this.termIdCache, (hash) =>
+      this.entries.has(hash),
+    );
+    if (!indexed) return; // vanished or unreadable between scan and read
+    stats.read++;
+    if (indexed.entry) {
+      this.entries.set(indexed.hash, indexed.entry);
+      stats.indexed++;
+    }
+    this.stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, hash: indexed.hash });
+  }
+
+  /** Adopts entries built by another thread against its own vocabulary. */
+  private merge(result: WorkerResult, stats: RefreshStats): void {
+    const ids = result.words.map((w) => this.vocab.id(w));
+    for (const r of result.files) {
+      stats.read++;
+      if (r.entry && !this.entries.has(r.hash)) {
+        const t = r.entry.termIds;
+        for (let i = 0; i < t.length; i += 2) t[i] = ids[t[i]!]!;
+        r.entry.defTermIds = r.entry.defTermIds.map((id) => ids[id]!);
+        this.entries.set(r.hash, r.entry);
+        stats.indexed++;
+      }
+      this.stamps.set(r.file.path, { size: r.file.size, mtimeMs: r.file.mtimeMs, hash: r.hash });
+    }
+  }
+
+  private finish(files: ScannedFile[], stats: RefreshStats, changed: boolean): RefreshResult {
     const out: IndexedFile[] = [];
     const live = new Set<string>();
-    let changed = false;
     for (const f of files) {
       live.add(f.path);
       const stamp = this.stamps.get(f.path);
-      let hash =
-        stamp && stamp.size === f.size && stamp.mtimeMs === f.mtimeMs ? stamp.hash : undefined;
-      if (hash === undefined || !this.entries.has(hash)) {
-        let buf: Buffer;
-        try {
-          buf = readFileSync(join(root, f.path));
-        } catch {
-          continue; // vanished or unreadable between scan and read
-        }
-        stats.read++;
-        // The language is part of the key: the same bytes in a .py and a .txt index differently.
-        hash = `${contentHash(buf)}:${languageOf(f.path)}`;
-        if (!this.entries.has(hash)) {
-          const decoded = decodeText(buf);
-          const entry =
-            "skip" in decoded
-              ? {
-                  lang: languageOf(f.path),
-                  chars: 0,
-                  lines: 0,
-                  estTokens: 0,
-                  termIds: new Uint32Array(0),
-                  defTermIds: [],
-                  defs: [],
-                  imports: [],
-                  skip: decoded.skip,
-                }
-              : buildEntry(f.path, decoded.text, this.vocab, this.termIdCache);
-          this.entries.set(hash, entry);
-          stats.indexed++;
-        }
-        this.stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, hash });
-        changed = true;
-      } else stats.reused++;
-      out.push({ path: f.path, hash, entry: this.entries.get(hash)! });
+      const entry = stamp && this.entries.get(stamp.hash);
+      if (stamp && entry) out.push({ path: f.path, hash: stamp.hash, entry });
     }
     for (const path of [...this.stamps.keys()]) {
       if (!live.has(path)) {

@@ -91,6 +91,44 @@ describe("index refresh and the on-disk cache", () => {
     expect(words(loadedAuth.entry, loaded.vocab)).toEqual(words(auth.entry, index.vocab));
   });
 
+  it("merges entries indexed on another thread into the same terms as a single-thread refresh", async () => {
+    const { root } = pythonProject();
+    const files = scanProject(root, noGit).files;
+    const single = new ProjectIndex();
+    const one = single.refresh(root, files);
+    // The worker contract, run in-thread: its own vocabulary, ids mapped back on merge.
+    const indexer: WorkerIndexer = async (r, part) => {
+      const vocab = new Vocabulary(["padding-word"]);
+      const out: WorkerResult = { words: vocab.words, files: [] };
+      for (const file of part) {
+        const indexed = indexFile(r, file, vocab, new Map(), () => false);
+        if (indexed) out.files.push({ file, ...indexed });
+      }
+      return out;
+    };
+    const parallel = new ProjectIndex();
+    const two = await parallel.refreshParallel(root, files, indexer, 1);
+    expect(two.stats.read).toBe(one.stats.read);
+    const termsOf = (index: ProjectIndex, result: typeof one) =>
+      Object.fromEntries(
+        result.files.map((f) => {
+          const t: string[] = [];
+          for (let i = 0; i < f.entry.termIds.length; i += 2)
+            t.push(`${index.vocab.words[f.entry.termIds[i]!]}:${f.entry.termIds[i + 1]}`);
+          return [f.path, [t.sort(), f.entry.defTermIds.map((id) => index.vocab.words[id]).sort()]];
+        }),
+      );
+    expect(termsOf(parallel, two)).toEqual(termsOf(single, one));
+    // A failing worker means the main thread does the rest.
+    const fallback = await new ProjectIndex().refreshParallel(
+      root,
+      files,
+      () => Promise.reject(new Error("no worker")),
+      1,
+    );
+    expect(fallback.files.map((f) => f.path)).toEqual(one.files.map((f) => f.path));
+  });
+
   it("starts empty, with a note, from a missing or corrupt cache", () => {
     const dir = tempDir("cache");
     expect(loadIndex(dir).note).toBe("no index cache yet");
