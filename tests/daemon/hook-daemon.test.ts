@@ -2,9 +2,10 @@
  * The real thing end to end: the built `aic daemon` (dist/cli.js) serving the real compile, and
  * the AIC-compile-context hook run as Cursor runs it. Needs `npm run build` (npm test does it).
  */
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildId } from "../../src/daemon/build-id.js";
 import { callDaemon } from "../../src/daemon/client.js";
 import {
   buildHooks,
@@ -76,6 +77,25 @@ describe.skipIf(!built)("AIC-compile-context with the daemon", () => {
     const after = await waitForDaemon(sb.env);
     expect(compiles(after, sb.root)).toBe(3);
     expect(after.pid).toBe(status.pid);
+  });
+
+  it("replaces the daemon of an older install (another build) and answers from the new one", async () => {
+    const sb = project();
+    // The "old install": the same code in another package root, built at another time.
+    const old = join(sb.home, "old-aic");
+    cpSync(join(REPO_ROOT, "dist"), join(old, "dist"), { recursive: true });
+    cpSync(join(REPO_ROOT, "package.json"), join(old, "package.json"));
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(old, "node_modules"));
+    utimesSync(join(old, "dist", "cli.js"), new Date(1e12), new Date(1e12));
+    await run([join(old, "dist", "cli.js"), "daemon", "start"], sb.env);
+    const before = await waitForDaemon(sb.env);
+    expect(before.build).toBe(buildId(old));
+
+    expect(await sessionStart(sb)).toContain("billing.py");
+    const after = await waitForDaemon(sb.env);
+    expect(after.pid).not.toBe(before.pid);
+    expect(after.build).toBe(buildId(REPO_ROOT));
+    expect(compiles(after, sb.root)).toBe(1); // the new daemon answered the hook
   });
 
   it("answers in-process when no daemon can start (a package without dist/cli.js)", async () => {
