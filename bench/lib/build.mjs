@@ -1,14 +1,16 @@
 /**
- * Bundles the `aic compile` entry and the compiler library into bench/.build/ (node_modules stay
- * external), so a benchmark measures one fixed build even while dist/ is being rebuilt.
+ * Bundles the `aic compile` entry and the compiler library into node_modules/.cache/aic-bench/
+ * (dependencies stay external and resolve from the repo's node_modules; linters ignore the
+ * folder), so a benchmark measures one fixed build even while dist/ is being rebuilt.
  */
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const BENCH_CLI = join(here, "..", ".build", "aic-compile.mjs");
-export const BENCH_COMPILER = join(here, "..", ".build", "compiler.mjs");
+const OUT = join(here, "..", "..", "node_modules", ".cache", "aic-bench");
+export const BENCH_CLI = join(OUT, "aic-compile.mjs");
+export const BENCH_COMPILER = join(OUT, "compiler.mjs");
 
 const common = {
   bundle: true,
@@ -31,7 +33,7 @@ export async function buildBenchCli() {
   await build({
     ...common,
     entryPoints: [join(here, "..", "..", "src", "compiler", "index-worker.ts")],
-    outfile: join(here, "..", ".build", "index-worker.js"),
+    outfile: join(OUT, "index-worker.js"),
   });
   return BENCH_CLI;
 }
