@@ -43,11 +43,11 @@ export function registerUninstallCommand(program: Command): void {
               for (const note of result.notes) console.log(note);
               return;
             case "removed":
-              printList(
-                process.stdout,
-                "removed AIC (some files had changed since install, so only AIC's parts were taken out):",
-                result.notes,
+              console.log(
+                "uninstalled AIC; some files had changed since install, so from those only " +
+                  "AIC's parts were taken out:",
               );
+              printList(process.stdout, "done:", result.notes);
               printList(process.stdout, "drifted (kept):", result.drifted);
           }
         });

@@ -139,6 +139,7 @@ export async function uninstallCursor(
         ],
       };
     }
+    const exact = restores.size === files.length;
     // hooks.json first: when AIC's entries must stay in it, the scripts they run stay too.
     files.sort((a, b) => Number(b.record.role === "hooks") - Number(a.record.role === "hooks"));
     let hooksStillRunScripts = false;
@@ -159,8 +160,8 @@ export async function uninstallCursor(
       } else if (now === null || !now.equals(original)) {
         deps.writer.write(path, original);
       }
+      if (!exact) result.notes.push(`${original === null ? "removed" : "restored"} ${key}`);
     }
-    const exact = restores.size === files.length;
     for (const key of [...state.createdDirs].sort((a, b) => b.length - a.length)) {
       removeDirIfEmpty(pathOfKey(targets.root, key));
     }
