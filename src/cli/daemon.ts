@@ -44,7 +44,7 @@ export function registerDaemonCommand(program: Command): void {
             evictAfterMs: idleSecsFrom(process.env) * 1000,
           }),
         echo: opts.quiet ? undefined : (line) => process.stderr.write(line + "\n"),
-      });
+      }).catch((err: Error) => fail(err.message));
       if (!outcome.started) {
         const who = outcome.holder ? `pid ${outcome.holder.pid}` : "another process";
         process.stderr.write(`aic daemon: already running (${who}); nothing to do.\n`);

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { aicHome, ensurePrivateDir, runDir } from "../shared/paths.js";
 
 export interface DaemonPaths {
@@ -38,18 +38,30 @@ export function daemonPaths(env: NodeJS.ProcessEnv = process.env): DaemonPaths {
 
 /**
  * Create the run folder (0700) and the socket's folder, and refuse a folder that another user
- * owns or that is a symlink: a socket there could be read or replaced by someone else.
+ * owns or that is a symlink: a socket there could be read or replaced by someone else. Checked
+ * before anything is changed, so a symlink's target is never chmod-ed.
  */
 export function ensureDaemonDirs(paths: DaemonPaths): void {
-  for (const dir of new Set([paths.dir, join(paths.socket, "..")])) {
+  for (const dir of new Set([paths.dir, dirname(paths.socket)])) {
+    assertPrivateOrMissing(dir);
     ensurePrivateDir(dir);
-    const st = lstatSync(dir);
-    const uid = process.getuid?.();
-    if (st.isSymbolicLink() || (uid !== undefined && st.uid !== uid)) {
-      throw new Error(
-        `AIC daemon folder ${dir} is not a private folder of this user (symlink or other owner); ` +
-          `remove it or set AIC_HOME to a folder you own.`,
-      );
-    }
+    assertPrivateOrMissing(dir);
+  }
+}
+
+function assertPrivateOrMissing(dir: string): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  const uid = process.getuid?.();
+  if (st.isSymbolicLink() || !st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
+    throw new Error(
+      `AIC daemon folder ${dir} is not a private folder of this user (a symlink, not a folder, ` +
+        `or another owner); remove it or set AIC_HOME to a folder you own.`,
+    );
   }
 }

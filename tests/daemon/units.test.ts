@@ -1,10 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { acquireDaemonLock, type LockDeps } from "../../src/daemon/lock.js";
 import { LineDecoder, LineTooLongError } from "../../src/daemon/protocol.js";
-import { daemonPaths } from "../../src/daemon/locations.js";
+import { daemonPaths, ensureDaemonDirs } from "../../src/daemon/locations.js";
 import { idleSecsFrom } from "../../src/daemon/run-daemon.js";
 
 describe("LineDecoder", () => {
@@ -69,6 +78,30 @@ describe("daemon lock", () => {
     writeFileSync(file, JSON.stringify({ pid: 3000, startedAt: 5 }));
     if (first.acquired) first.release();
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ pid: 3000 });
+  });
+});
+
+describe("daemon folders", () => {
+  it("refuses a run folder that is a symlink, without touching the link's target", () => {
+    const base = mkdtempSync(join(tmpdir(), "aic-dirs-"));
+    const target = join(base, "elsewhere");
+    mkdirSync(target, { mode: 0o755 });
+    chmodSync(target, 0o755);
+    mkdirSync(join(base, "home"));
+    symlinkSync(target, join(base, "home", "run"));
+    const paths = daemonPaths({ AIC_HOME: join(base, "home") });
+    expect(() => ensureDaemonDirs(paths)).toThrow(/is not a private folder of this user/);
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+  });
+
+  it("creates missing folders private and makes an existing one private", () => {
+    const base = mkdtempSync(join(tmpdir(), "aic-dirs-"));
+    const paths = daemonPaths({ AIC_HOME: join(base, "home") });
+    ensureDaemonDirs(paths);
+    expect(statSync(paths.dir).mode & 0o777).toBe(0o700);
+    chmodSync(paths.dir, 0o755);
+    ensureDaemonDirs(paths);
+    expect(statSync(paths.dir).mode & 0o777).toBe(0o700);
   });
 });
 
