@@ -1,5 +1,5 @@
 import { createScanner } from "jsonc-parser";
-import { T } from "./tokens.js";
+import { T, scanSkippingWhitespace } from "./tokens.js";
 import { LimitError, positionOf } from "./errors.js";
 
 /** Resource limits for hooks.json (seed: cursorhooks-ownership "Grammar, limits"). */
@@ -17,10 +17,14 @@ export const LIMITS = {
  * stack or memory. Syntax errors are left to the parser; this pass only counts.
  */
 export function checkLexicalBudget(text: string): void {
-  const scanner = createScanner(text, true);
+  const scanner = createScanner(text, false);
   let depth = 0;
   let nodes = 0;
-  for (let kind = scanner.scan(); kind !== T.EOF; kind = scanner.scan()) {
+  for (
+    let kind = scanSkippingWhitespace(scanner, text);
+    kind !== T.EOF;
+    kind = scanSkippingWhitespace(scanner, text)
+  ) {
     switch (kind) {
       case T.OpenBrace:
       case T.OpenBracket:

@@ -1,7 +1,7 @@
 import { createScanner, type JSONScanner } from "jsonc-parser";
 import { LimitError, ParseError, UnsupportedError, positionOf } from "./errors.js";
 import { LIMITS, checkLexicalBudget } from "./limits.js";
-import { T } from "./tokens.js";
+import { T, scanSkippingWhitespace } from "./tokens.js";
 
 /**
  * Offset-precise JSON/JSONC document model built on jsonc-parser's scanner. jsonc-parser's own
@@ -114,7 +114,7 @@ class Parser {
   /** Advance to the next significant token, checking trivia and scan errors on the way. */
   private next(): void {
     for (;;) {
-      const kind = this.scanner.scan();
+      const kind = scanSkippingWhitespace(this.scanner, this.text);
       if (this.scanner.getTokenError() !== 0) this.fail("syntax");
       if (kind === T.LineBreak || kind === T.Trivia) continue;
       if (kind === T.LineComment || kind === T.BlockComment) {
