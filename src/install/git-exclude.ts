@@ -4,7 +4,7 @@
  * and GIT_DIR work), unless git already ignores the folder.
  */
 import { execFileSync } from "node:child_process";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { readBytes } from "./files.js";
 import { Plan } from "./plan.js";
 import { recordKey, type InstallTargets } from "./targets.js";
@@ -31,8 +31,9 @@ export function gitExcludeFile(dir: string): string | undefined {
   return res.ok && res.out ? resolve(dir, res.out) : undefined;
 }
 
+/** Is the folder itself ignored? (A file name would match broad patterns like `*.json`.) */
 function alreadyIgnored(dir: string): boolean {
-  return git(dir, ["check-ignore", "-q", "--no-index", join(".aic", "state.json")]).ok;
+  return git(dir, ["check-ignore", "-q", "--no-index", EXCLUDE_LINE]).ok;
 }
 
 export function planGitExclude(plan: Plan, targets: InstallTargets): void {

@@ -265,6 +265,21 @@ describe("installCursor (in-process)", () => {
     expect(readdirSync(hooksDir(unproven.sbx)).sort()).toEqual(["AIC-a.cjs", "AIC-b.cjs"]);
   });
 
+  it("excludes .aic/ through info/exclude unless git already ignores the folder itself", async () => {
+    const pkg = fixturePackage(["AIC-a.cjs"]);
+    const regs: HookRegistration[] = [{ event: "stop", script: "AIC-a.cjs" }];
+    const excludeAfterInstall = async (gitignore: string) => {
+      const sbx = sandbox({ git: true });
+      writeFileSync(join(sbx.project, ".gitignore"), gitignore);
+      await installCursor({ projectRoot: sbx.project }, deps(sbx, pkg, ["AIC-a.cjs"], regs));
+      expect(read(join(sbx.project, ".gitignore"))).toBe(gitignore);
+      return read(join(sbx.project, ".git/info/exclude")).split("\n");
+    };
+    // *.json matches state.json but not the folder's logs and snapshots: still excluded.
+    expect(await excludeAfterInstall("*.json\n")).toContain(".aic/");
+    expect(await excludeAfterInstall("/.aic/\n")).not.toContain(".aic/");
+  });
+
   it("refuses to guess when the receipts are damaged", async () => {
     const sbx = sandbox();
     const pkg = fixturePackage(["AIC-a.cjs"]);
