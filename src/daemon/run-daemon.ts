@@ -53,6 +53,11 @@ export async function runDaemon(opts: RunDaemonOptions): Promise<RunDaemonOutcom
   let onSignal: (signal: string) => void = (signal) => (pendingSignal = signal);
   const signalHandler = (signal: string) => onSignal(signal);
   for (const s of signals) process.on(s, signalHandler);
+  // Every request path catches its own errors; should a stray promise still reject, log it
+  // rather than let Node end the process for every client.
+  const onRejection = (reason: unknown) =>
+    log(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`);
+  process.on("unhandledRejection", onRejection);
   try {
     removeStaleSocket(paths.socket);
     const idleSecs = idleSecsFrom(env, log);
@@ -81,6 +86,7 @@ export async function runDaemon(opts: RunDaemonOptions): Promise<RunDaemonOutcom
     return { started: true, stopReason };
   } finally {
     for (const s of signals) process.off(s, signalHandler);
+    process.off("unhandledRejection", onRejection);
     lock.release();
   }
 }

@@ -122,7 +122,16 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
   });
 
   function reply(socket: Socket, res: DaemonResponse): void {
-    if (!socket.destroyed && socket.writable) socket.write(encodeMessage(res));
+    let text: string;
+    try {
+      text = encodeMessage(res);
+    } catch (err) {
+      // A result JSON cannot carry (a cycle, a BigInt) is the handler's bug, not a crash.
+      text = encodeMessage(
+        fail(res.id, "handler_failed", `the reply could not be encoded: ${(err as Error).message}`),
+      );
+    }
+    if (!socket.destroyed && socket.writable) socket.write(text);
   }
 
   function fail(id: RequestId, code: DaemonErrorCode, message: string): DaemonResponse {
