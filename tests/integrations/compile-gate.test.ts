@@ -104,10 +104,11 @@ describe("compile gate", () => {
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
     const closed = new Promise((resolve) => child.on("close", resolve));
-    // The hook starts and waits for its input; it checks the gate as soon as stdin closes.
-    child.stdin.write(JSON.stringify(tool(sb, "preToolUse.read", "polled")));
+    // The hook starts and waits for its input; it checks the gate once the JSON is complete.
+    const payload = JSON.stringify(tool(sb, "preToolUse.read", "polled"));
+    child.stdin.write(payload.slice(0, -1));
     await sleep(1000);
-    child.stdin.end();
+    child.stdin.end(payload.slice(-1));
     await sleep(100);
     markGenerationCompiled(conversationStateDir(sb.root, CONV, sb.env), "polled");
     await closed;

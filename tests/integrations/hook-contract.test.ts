@@ -122,7 +122,7 @@ describe("every hook survives bad input", () => {
     });
   }
 
-  it("answers from what arrived when the writer never closes stdin", async () => {
+  it("answers as soon as the payload is complete, even if the writer never closes stdin", async () => {
     const sb = makeSandbox();
     const child = spawn(process.execPath, [join(hooks, "AIC-block-no-verify.cjs")], {
       cwd: sb.root,
@@ -131,9 +131,10 @@ describe("every hook survives bad input", () => {
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
     child.stdin.write(JSON.stringify(fixture("beforeShellExecution.git-no-verify", sb.root)));
-    // The pipe stays open: the hook answers after its 5 s stdin limit and ends itself.
-    await new Promise((resolve) => child.on("close", resolve));
+    // The pipe stays open; the hook does not wait for its end once the JSON object is whole.
+    const code = await new Promise((resolve) => child.on("close", resolve));
     child.stdin.destroy();
+    expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ permission: "deny" });
   });
 

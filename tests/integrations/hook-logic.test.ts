@@ -150,6 +150,18 @@ describe("bounded stdin", () => {
     return openSync(join(dir, name), "r");
   };
 
+  it("returns a complete JSON object without waiting for the end of input", async () => {
+    const fifo = join(dir, "fifo-complete");
+    execFileSync("mkfifo", [fifo]);
+    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    writeSync(fd, '{"a":{"b":"}"}} \n');
+    expect(await readBoundedStdin({ fd, timeoutMs: 5000 })).toEqual({
+      kind: "ok",
+      text: '{"a":{"b":"}"}} \n',
+    });
+    closeSync(fd);
+  });
+
   it("returns the text at end of input", async () => {
     const fd = fileFd("ok", '{"a":"é"}');
     expect(await readBoundedStdin({ fd })).toEqual({ kind: "ok", text: '{"a":"é"}' });
@@ -165,10 +177,10 @@ describe("bounded stdin", () => {
     execFileSync("mkfifo", [fifo]);
     // Read and write ends in one non-blocking descriptor: data, then "nothing yet" forever.
     const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
-    writeSync(fd, '{"a":1}');
+    writeSync(fd, '{"a":1,');
     expect(await readBoundedStdin({ fd, timeoutMs: 100 })).toEqual({
       kind: "timeout",
-      text: '{"a":1}',
+      text: '{"a":1,',
     });
     closeSync(fd);
   });
