@@ -87,48 +87,100 @@ export function applyInsertions(text: string, insertions: Insertion[]): string {
     .reduce((out, ins) => splice(out, ins.at, ins.at, ins.insert), text);
 }
 
+/** A deletion of text[from, to). */
+export interface Deletion {
+  from: number;
+  to: number;
+}
+
 /**
- * Remove child `index` with one adjacent separator and the whitespace that belonged to it;
- * comments are never removed. `restoreCompact` turns a now-empty, whitespace-only container
- * back into `[]`/`{}` (we opened it when inserting).
+ * The deletions that remove the children at `indices` (computed on one parse), each with one
+ * adjacent separator and the whitespace that belonged to it. Comments are never deleted: where
+ * one sits between, only the child and a comma go. For children appended as a block this is
+ * the exact inverse of the append. `restoreCompact` turns a container left empty and blank
+ * back into `[]`/`{}` (AIC opened it); `restored` says whether that happened.
  */
+export function removalSpans(
+  text: string,
+  container: Container,
+  indices: ReadonlySet<number>,
+  restoreCompact: boolean,
+): { spans: Deletion[]; restored: boolean } {
+  const kids = children(container);
+  const commas = container.commas;
+  const spans: Deletion[] = [];
+  const separator = (from: number, to: number) => onlyWhitespaceAnd(text, from, to, ",");
+  const sorted = [...indices].sort((x, y) => x - y);
+  let restored = false;
+  for (let r = 0; r < sorted.length;) {
+    // A run of consecutive removed children [a..b].
+    const a = sorted[r]!;
+    let b = a;
+    while (sorted[r + 1] === b + 1) b = sorted[++r]!;
+    r++;
+    const child = (j: number) => kids[j]!;
+    const whole = (j: number): Deletion => ({ from: kids[j]!.start, to: kids[j]!.end });
+    const run = Array.from({ length: b - a + 1 }, (_, k) => a + k);
+    if (a > 0) {
+      // Kept child before the run: take each removed child with the comma before it.
+      if (run.every((j) => separator(child(j - 1).end, child(j).start))) {
+        spans.push({ from: child(a - 1).end, to: child(b).end });
+      } else {
+        for (const j of run) spans.push(whole(j), { from: commas[j - 1]!, to: commas[j - 1]! + 1 });
+      }
+    } else if (b < kids.length - 1) {
+      // Kept child after the run: take each removed child with the comma after it.
+      if (run.every((j) => separator(child(j).end, child(j + 1).start))) {
+        spans.push({ from: child(a).start, to: child(b + 1).start });
+      } else {
+        for (const j of run) spans.push(whole(j), { from: commas[j]!, to: commas[j]! + 1 });
+      }
+    } else {
+      // Every child goes.
+      const open = container.start + 1;
+      const close = container.end - 1;
+      const last = commas[b]!;
+      const clean =
+        run.slice(1).every((j) => separator(child(j - 1).end, child(j).start)) &&
+        (last < 0 || isBlank(text, child(b).end, last));
+      if (clean) {
+        const from = isBlank(text, open, child(a).start) ? open : child(a).start;
+        const to = last >= 0 ? last + 1 : child(b).end;
+        if (restoreCompact && isBlank(text, open, from) && isBlank(text, to, close)) {
+          spans.push({ from: open, to: close });
+          restored = true;
+        } else {
+          spans.push({ from, to });
+        }
+      } else {
+        for (const j of run) {
+          spans.push(whole(j));
+          if (commas[j]! >= 0) spans.push({ from: commas[j]!, to: commas[j]! + 1 });
+        }
+      }
+    }
+  }
+  return { spans, restored };
+}
+
+/** Apply deletions computed against the same text, from the highest offset down. */
+export function applyDeletions(text: string, spans: readonly Deletion[]): string {
+  return [...spans]
+    .sort((x, y) => y.from - x.from)
+    .reduce((out, d) => splice(out, d.from, d.to, ""), text);
+}
+
+/** Remove one child (see removalSpans). */
 export function removeChild(
   text: string,
   container: Container,
   index: number,
   restoreCompact: boolean,
 ): string {
-  const kids = children(container);
-  const commas = container.commas;
-  const child = kids[index]!;
-  const prev = kids[index - 1];
-  const next = kids[index + 1];
-  const isSeparator = (from: number, to: number) => onlyWhitespaceAnd(text, from, to, ",");
-
-  if (prev) {
-    if (isSeparator(prev.end, child.start)) return splice(text, prev.end, child.end, "");
-    // Comments between: drop the child, then the comma before it.
-    const comma = commas[index - 1]!;
-    return splice(splice(text, child.start, child.end, ""), comma, comma + 1, "");
-  }
-  if (next) {
-    if (isSeparator(child.end, next.start)) return splice(text, child.start, next.start, "");
-    // Comments between: drop the comma after the child, then the child; comments stay.
-    const comma = commas[index]!;
-    return splice(splice(text, comma, comma + 1, ""), child.start, child.end, "");
-  }
-  // The only child.
-  const open = container.start + 1;
-  const close = container.end - 1;
-  const from = isBlank(text, open, child.start) ? open : child.start;
-  const comma = commas[index]!;
-  // A trailing comma goes too; when comments sit between, only the comma itself.
-  const to = comma >= 0 && isBlank(text, child.end, comma) ? comma + 1 : child.end;
-  let out = comma >= 0 && to === child.end ? splice(text, comma, comma + 1, "") : text;
-  out = splice(out, from, to, "");
-  const newClose = close - (text.length - out.length);
-  if (restoreCompact && isBlank(out, open, newClose)) out = splice(out, open, newClose, "");
-  return out;
+  return applyDeletions(
+    text,
+    removalSpans(text, container, new Set([index]), restoreCompact).spans,
+  );
 }
 
 /** True when text[from, to) is JSON whitespace only (no comments). */
