@@ -147,7 +147,11 @@ const lines = [
   `Measured ${new Date().toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version},`,
   `${runs} runs per hook, each interleaved with a \`node -e 0\` run; ratio = hook median / median of`,
   `its interleaved baseline runs (${baseline.length} baseline runs in all). Command:`,
-  "`npm run build && node bench/hooks-speed.mjs --write`. Target: ratio ≤ 1.3.",
+  "`npm run build && node bench/hooks-speed.mjs --write`" +
+    (option("--hooks")
+      ? ` (bundles from ${option("--hooks")}, built with the build's esbuild options)`
+      : "") +
+    ". Target: ratio ≤ 1.3.",
   "",
   "| hook | wall median ms | wall ratio to `node -e 0` | CPU median ms | CPU ratio |",
   "|---|---:|---:|---:|---:|",
