@@ -25,6 +25,8 @@ export interface PromptLogEntry {
   conversationId?: string;
   generationId?: string;
   prompt: string;
+  /** The model the prompt was sent to, when the editor says. */
+  model?: string;
   source?: string;
 }
 

@@ -209,7 +209,12 @@ describe("AIC-before-submit-prewarm", () => {
     }
     const log = readFileSync(join(sb.root, ".aic/prompt-log.jsonl"), "utf8").trim().split("\n");
     expect(log.map((l) => JSON.parse(l).prompt)).toEqual(prompts);
-    expect(JSON.parse(log[0]!)).toMatchObject({ conversationId: CONV, generationId: "gen-0" });
+    expect(JSON.parse(log[0]!)).toMatchObject({
+      conversationId: CONV,
+      generationId: "gen-0",
+      model: "claude-4.5-sonnet",
+      title: prompts[0],
+    });
     const saved = join(convDir(sb), "gen-gen-1.prompt");
     expect(readFileSync(saved, "utf8")).toBe(prompts[1]);
     expect(mode(saved)).toBe(0o600);

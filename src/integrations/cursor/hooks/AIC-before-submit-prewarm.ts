@@ -6,6 +6,7 @@
 import { appendPromptLog } from "../../../shared/project-logs.js";
 import { savePrompt } from "../../shared/gate-state.js";
 import { runHook } from "../../shared/run-hook.js";
+import { validModelId } from "../subagent-model.js";
 
 void runHook({
   name: "AIC-before-submit-prewarm",
@@ -19,6 +20,7 @@ void runHook({
         conversationId: ctx.conversationId,
         generationId: ctx.generationId,
         prompt,
+        ...(validModelId(ctx.payload.model) ? { model: validModelId(ctx.payload.model) } : {}),
         source: "cursor",
       });
     });
