@@ -321,8 +321,10 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
   });
 
   // Writes: 14 scripts, hooks.json (15th), rule, mcp.json, info/exclude (18th, the last before the
-  // final state is committed).
-  for (const crashAfter of [1, 15, 18]) {
+  // final state is committed). AIC_INSTALL_EXHAUSTIVE=1 tries every write point.
+  const exhaustive = process.env.AIC_INSTALL_EXHAUSTIVE === "1";
+  const writePoints = Array.from({ length: 18 }, (_, i) => i + 1);
+  for (const crashAfter of exhaustive ? writePoints : [1, 15, 18]) {
     it(`a process killed after write ${crashAfter} leaves old-or-new files, and a rerun completes`, async () => {
       const sbx = sandbox({ git: true });
       writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
@@ -344,6 +346,22 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
       expect(rerun.code).toBe(0);
       expect((await runCli(pkg, sbx, ["doctor"])).code).toBe(0);
       expect((await runCli(pkg, sbx, ["uninstall", "cursor"])).stdout.trim()).toBe("restored");
+      expect(contentOnly(trees(sbx).project)).toEqual(contentOnly(before.project));
+    });
+  }
+
+  for (const crashAfter of exhaustive ? writePoints : [1, 16]) {
+    it(`an uninstall killed after write ${crashAfter} is completed by a rerun, restoring every byte`, async () => {
+      const sbx = sandbox({ git: true });
+      writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
+      const before = trees(sbx);
+      expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
+      const killed = await runCli(pkg, sbx, ["uninstall", "cursor"], {
+        AIC_INSTALL_CRASH_AFTER: String(crashAfter),
+      });
+      expect(killed.signal).toBe("SIGKILL");
+      const rerun = await runCli(pkg, sbx, ["uninstall", "cursor"]);
+      expect(rerun.stdout.trim()).toBe("restored");
       expect(contentOnly(trees(sbx).project)).toEqual(contentOnly(before.project));
     });
   }
