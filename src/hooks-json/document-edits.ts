@@ -1,10 +1,13 @@
 import { entryDigest } from "./canonical.js";
-import { type HooksDocument, commandOf, parseHooksText } from "./document.js";
+import { type EventSlot, type HooksDocument, commandOf, parseHooksText } from "./document.js";
 import {
+  type Deletion,
   type Insertion,
   type RenderChildren,
   appendChildren,
+  applyDeletions,
   applyInsertions,
+  removalSpans,
   isBlank,
   joinChildren,
   onlyWhitespaceAnd,
@@ -59,31 +62,47 @@ export function replaceEntry(
   return text.slice(0, node.start) + rendered + text.slice(node.end);
 }
 
-export function removeEntry(text: string, ref: OwnedRef, ctx: EditContext): string {
+/**
+ * Remove owned entries, all computed from one parse. An event AIC created goes as a whole once
+ * its last entry goes (unless a comment lives in it); a container AIC opened from `[]`/`{}`
+ * is closed again when it ends up empty.
+ */
+export function removeEntries(text: string, refs: readonly OwnedRef[], ctx: EditContext): string {
+  if (refs.length === 0) return text;
   const doc = parseHooksText(text, ctx.mode);
-  const { slot, index } = findOwnedNode(doc, ref);
-  const eventMark = `event:${ref.event}`;
-  if (
-    slot.array.items.length > 1 ||
-    !ctx.created.has(eventMark) ||
-    !holdsOnly(text, slot.array, index) ||
-    !isPlainMember(text, slot.member)
-  ) {
-    const restore = ctx.compacted.has(eventMark) && slot.array.items.length === 1;
-    if (restore) ctx.compacted.delete(eventMark);
-    return removeChild(text, slot.array, index, restore);
+  const byEvent = new Map<EventSlot, Set<number>>();
+  for (const ref of refs) {
+    const { slot, index } = findOwnedNode(doc, ref);
+    byEvent.set(slot, (byEvent.get(slot) ?? new Set()).add(index));
   }
-  // Last entry of an event AIC created: remove the event itself, then hooks/version if ours.
-  const hooks = doc.hooks!;
-  text = removeChild(
-    text,
-    hooks,
-    hooks.members.indexOf(slot.member),
-    takeCompact(ctx, "hooks", hooks),
-  );
-  ctx.created.delete(eventMark);
-  ctx.compacted.delete(eventMark);
-  return text;
+  const spans: Deletion[] = [];
+  const goneMembers = new Set<number>();
+  for (const [slot, indices] of byEvent) {
+    const mark = `event:${slot.name}`;
+    const emptied = indices.size === slot.array.items.length;
+    if (
+      emptied &&
+      ctx.created.has(mark) &&
+      holdsOnlyChildren(text, slot.array) &&
+      isPlainMember(text, slot.member)
+    ) {
+      goneMembers.add(doc.hooks!.members.indexOf(slot.member));
+      ctx.created.delete(mark);
+      ctx.compacted.delete(mark);
+      continue;
+    }
+    const removal = removalSpans(text, slot.array, indices, emptied && ctx.compacted.has(mark));
+    if (removal.restored) ctx.compacted.delete(mark);
+    spans.push(...removal.spans);
+  }
+  if (goneMembers.size > 0) {
+    const hooks = doc.hooks!;
+    const emptied = goneMembers.size === hooks.members.length;
+    const removal = removalSpans(text, hooks, goneMembers, emptied && ctx.compacted.has("hooks"));
+    if (removal.restored) ctx.compacted.delete("hooks");
+    spans.push(...removal.spans);
+  }
+  return applyDeletions(text, spans);
 }
 
 /**
@@ -129,14 +148,16 @@ export function removeCreatedSkeleton(text: string, ctx: EditContext): string {
   return text;
 }
 
-/** True when a container holds child `index` and nothing else but whitespace and one comma. */
-function holdsOnly(text: string, container: JsonArray | JsonObject, index: number): boolean {
-  const child = container.type === "array" ? container.items[index]! : container.members[index]!;
-  return (
-    isBlank(text, container.start + 1, child.start) &&
-    (isBlank(text, child.end, container.end - 1) ||
-      onlyWhitespaceAnd(text, child.end, container.end - 1, ","))
-  );
+/** True when nothing but the children, commas and whitespace is inside a container. */
+function holdsOnlyChildren(text: string, container: JsonArray | JsonObject): boolean {
+  const kids = container.type === "array" ? container.items : container.members;
+  const gaps = [container.start + 1, ...kids.flatMap((k) => [k.start, k.end]), container.end - 1];
+  for (let i = 0; i < gaps.length; i += 2) {
+    const from = gaps[i]!;
+    const to = gaps[i + 1]!;
+    if (!isBlank(text, from, to) && !onlyWhitespaceAnd(text, from, to, ",")) return false;
+  }
+  return true;
 }
 
 /** No comment between a member's key and value, so removing the member removes no comment. */

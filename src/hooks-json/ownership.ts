@@ -8,7 +8,7 @@ import {
   addEntries,
   findOwnedNode,
   removeCreatedSkeleton,
-  removeEntry,
+  removeEntries,
   replaceEntry,
 } from "./document-edits.js";
 import { DEFAULT_LAYOUT, detectLayout } from "./layout.js";
@@ -106,7 +106,7 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
   };
   let text = original;
   for (const u of updates) text = replaceEntry(text!, refOf(u.from), u.to.pairs, ctx);
-  for (const r of removes) text = removeEntry(text!, refOf(r), ctx);
+  if (text !== null) text = removeEntries(text, removes.map(refOf), ctx);
   if (desired.length === 0 && text !== null) text = removeCreatedSkeleton(text, ctx);
   text = addEntries(
     text,
