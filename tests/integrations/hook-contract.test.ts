@@ -332,6 +332,9 @@ describe("AIC-post-compile-context", () => {
       expect((await runHook(hooks, "AIC-post-compile-context.cjs", sb, p)).json).toEqual({});
     }
     expect(existsSync(join(projectStateDir(sb.root, sb.env), "recent-compile.json"))).toBe(false);
+    expect(readHealth(sb).map((h) => [h.stage, h.message])).toEqual([
+      ["aic_compile failed", "boom"],
+    ]);
   });
 });
 

@@ -220,8 +220,12 @@ describe("payload shapes", () => {
     });
     expect(readCompileOutput({ ...obj, isError: true }).ok).toBe(false);
     expect(
-      readCompileOutput({ content: [{ type: "text", text: '{"error":"bad root"}' }] }).ok,
-    ).toBe(false);
+      readCompileOutput({ content: [{ type: "text", text: '{"error":"bad root"}' }] }),
+    ).toEqual({
+      ok: false,
+      files: [],
+      error: "bad root",
+    });
     expect(readCompileOutput(undefined).ok).toBe(false);
     // The MCP tool's real shape: the prompt as text, then a meta line.
     const prompt =

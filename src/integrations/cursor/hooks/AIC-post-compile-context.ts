@@ -16,7 +16,11 @@ void runHook({
     if (!isAicTool(ctx.payload, "aic_compile")) return {};
     const p = ctx.payload;
     const result = readCompileOutput(p.tool_output ?? p.tool_response ?? p.toolOutput);
-    if (!result.ok) return {};
+    if (!result.ok) {
+      // The gate stays open (see docs/hooks.md); the failure is what `aic doctor` should show.
+      if (result.error) ctx.reportError("aic_compile failed", result.error);
+      return {};
+    }
     ctx.attempt("record compile", () => {
       markGenerationCompiled(ctx.convDir, ctx.generationId);
       markProjectCompiled(
