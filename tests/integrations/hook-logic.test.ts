@@ -268,7 +268,7 @@ describe("payload shapes", () => {
 
 describe("intents and rules", () => {
   it("treats placeholders and follow-ups as weak, real requests as strong", () => {
-    for (const w of ["", "  ", "task", "continue", "Yes!", OMITTED_INTENT, undefined, 5])
+    for (const w of ["", "  ", "task", "Fix it.", "continue", "Yes!", OMITTED_INTENT, undefined, 5])
       expect(isWeakIntent(w)).toBe(true);
     for (const s of ["fix login 500 on unicode password", "add retry to http client"])
       expect(isWeakIntent(s)).toBe(false);
