@@ -105,63 +105,22 @@ export async function uninstallCursor(
 
     const keepExclude = (key: string) =>
       opts.keepProjectArtifacts === true && state.files[key]?.role === "exclude";
-    const files = Object.entries(state.files)
+    const files: TrackedFile[] = Object.entries(state.files)
       .filter(([key]) => !keepExclude(key) && state.snapshots[key]) // no snapshot: never changed
       .map(([key, record]) => ({ key, record, path: pathOfKey(targets.root, key) }));
-    // Read every snapshot needed before changing anything: a damaged one refuses up front.
     let restores: Map<string, Buffer | null>;
     try {
-      restores = new Map(
-        files
-          .filter((f) => restorable(state, f.key, f.record, readBytes(f.path)))
-          .map((f) => [f.key, readSnapshot(targets.stateDir, state.snapshots[f.key]!)]),
-      );
+      restores = snapshotsToRestore(state, files, targets.stateDir);
     } catch (err) {
       if (err instanceof StateError)
         return { ...result, status: "refused", refusals: [err.message] };
       throw err;
     }
-    if (opts.exactOnly && restores.size !== files.length) {
-      const differ = files
-        .filter((f) => !restores.has(f.key))
-        .map((f) =>
-          state.snapshots[f.key]!.stale
-            ? `${f.key} was edited between two installs, so its snapshot is no longer the whole story`
-            : `${f.key} changed since install`,
-        );
-      return {
-        ...result,
-        status: "refused",
-        refusals: [
-          ...differ,
-          "nothing was restored and the snapshots are kept: undo those changes, or run " +
-            "`aic uninstall cursor` to remove only AIC's parts",
-        ],
-      };
-    }
     const exact = restores.size === files.length;
-    // hooks.json first: when AIC's entries must stay in it, the scripts they run stay too.
-    files.sort((a, b) => Number(b.record.role === "hooks") - Number(a.record.role === "hooks"));
-    let hooksStillRunScripts = false;
-    for (const { key, record, path } of files) {
-      if (record.role === "script" && hooksStillRunScripts) {
-        result.drifted.push(`kept ${key}: AIC's entries in hooks.json still run it`);
-        continue;
-      }
-      if (!restores.has(key)) {
-        const cleaned = removeOwnedParts(key, record, state, targets, deps.writer, result);
-        if (record.role === "hooks" && !cleaned) hooksStillRunScripts = true;
-        continue;
-      }
-      const original = restores.get(key)!;
-      const now = readBytes(path);
-      if (original === null) {
-        if (now !== null) deps.writer.remove(path);
-      } else if (now === null || !now.equals(original)) {
-        deps.writer.write(path, original);
-      }
-      if (!exact) result.notes.push(`${original === null ? "removed" : "restored"} ${key}`);
+    if (opts.exactOnly && !exact) {
+      return { ...result, status: "refused", refusals: unwearRefusal(state, files, restores) };
     }
+    uninstallFiles(files, restores, exact, state, targets, deps.writer, result);
     for (const key of [...state.createdDirs].sort((a, b) => b.length - a.length)) {
       removeDirIfEmpty(pathOfKey(targets.root, key));
     }
@@ -170,6 +129,80 @@ export async function uninstallCursor(
     return result;
   } finally {
     lock.release();
+  }
+}
+
+interface TrackedFile {
+  key: string;
+  record: FileRecord;
+  path: string;
+}
+
+/** The snapshot bytes of every file that can go back, all read (and verified) before any write. */
+function snapshotsToRestore(
+  state: InstallState,
+  files: TrackedFile[],
+  stateDir: string,
+): Map<string, Buffer | null> {
+  return new Map(
+    files
+      .filter((f) => restorable(state, f.key, f.record, readBytes(f.path)))
+      .map((f) => [f.key, readSnapshot(stateDir, state.snapshots[f.key]!)]),
+  );
+}
+
+function unwearRefusal(
+  state: InstallState,
+  files: TrackedFile[],
+  restores: Map<string, Buffer | null>,
+): string[] {
+  const differ = files
+    .filter((f) => !restores.has(f.key))
+    .map((f) =>
+      state.snapshots[f.key]!.stale
+        ? `${f.key} was edited between two installs, so its snapshot is no longer the whole story`
+        : `${f.key} changed since install`,
+    );
+  return [
+    ...differ,
+    "nothing was restored and the snapshots are kept: undo those changes, or run " +
+      "`aic uninstall cursor` to remove only AIC's parts",
+  ];
+}
+
+/** Restore what can go back; from the rest take out only AIC's parts. */
+function uninstallFiles(
+  files: TrackedFile[],
+  restores: Map<string, Buffer | null>,
+  exact: boolean,
+  state: InstallState,
+  targets: InstallTargets,
+  writer: FileWriter,
+  result: UninstallResult,
+): void {
+  // hooks.json first: when AIC's entries must stay in it, the scripts they run stay too.
+  const ordered = [...files].sort(
+    (a, b) => Number(b.record.role === "hooks") - Number(a.record.role === "hooks"),
+  );
+  let hooksStillRunScripts = false;
+  for (const { key, record, path } of ordered) {
+    if (record.role === "script" && hooksStillRunScripts) {
+      result.drifted.push(`kept ${key}: AIC's entries in hooks.json still run it`);
+      continue;
+    }
+    if (!restores.has(key)) {
+      const cleaned = removeOwnedParts(key, record, state, targets, writer, result);
+      if (record.role === "hooks" && !cleaned) hooksStillRunScripts = true;
+      continue;
+    }
+    const original = restores.get(key)!;
+    const now = readBytes(path);
+    if (original === null) {
+      if (now !== null) writer.remove(path);
+    } else if (now === null || !now.equals(original)) {
+      writer.write(path, original);
+    }
+    if (!exact) result.notes.push(`${original === null ? "removed" : "restored"} ${key}`);
   }
 }
 
