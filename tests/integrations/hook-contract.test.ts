@@ -138,6 +138,25 @@ describe("every hook survives bad input", () => {
     expect(JSON.parse(stdout)).toMatchObject({ permission: "deny" });
   });
 
+  it("does not hang on a writer that never completes its JSON nor closes stdin", async () => {
+    const sb = makeSandbox();
+    const child = spawn(process.execPath, [join(hooks, "AIC-block-no-verify.cjs")], {
+      cwd: sb.root,
+      env: sb.env,
+    });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stdin.write('{"cursor_version": "3.22.12", "command": "git commit');
+    // After its 5 s stdin limit the hook answers neutrally, then ends itself (a read is pending).
+    const signal = await new Promise((resolve) => child.on("close", (_code, sig) => resolve(sig)));
+    child.stdin.destroy();
+    expect(signal).toBe("SIGKILL");
+    expect(JSON.parse(stdout)).toEqual({ permission: "allow" });
+    expect(String(readHealth(sb)[0]?.message)).toMatch(
+      /^stdin stayed open; stdin is not valid JSON/,
+    );
+  });
+
   it("reads a valid multi-megabyte payload", async () => {
     const sb = makeSandbox();
     const prompt = "é".repeat(1_500_000) + "\nend";
