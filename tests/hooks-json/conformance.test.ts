@@ -1,12 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  HooksJsonError,
-  type JsonValue,
-  parseHooksDocument,
-  parseJsonBytes,
-} from "../../src/hooks-json/index.js";
+import { HooksJsonError, parseHooksDocument, parseJsonBytes } from "../../src/hooks-json/index.js";
+import { toJs } from "./helpers.js";
 
 /**
  * JSONTestSuite (nst/JSONTestSuite test_parsing) in strict mode. It lives outside the repo
@@ -151,18 +147,3 @@ describe.skipIf(!present)("JSONTestSuite test_parsing, strict mode", () => {
     }
   });
 });
-
-function toJs(node: JsonValue): unknown {
-  switch (node.type) {
-    case "string":
-      return node.value;
-    case "number":
-      return Number(node.text);
-    case "literal":
-      return JSON.parse(node.text);
-    case "array":
-      return node.items.map(toJs);
-    case "object":
-      return Object.fromEntries(node.members.map((m) => [m.key.value, toJs(m.value)]));
-  }
-}

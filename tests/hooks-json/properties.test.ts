@@ -14,7 +14,7 @@ import {
   verifyOwned,
 } from "../../src/hooks-json/index.js";
 import type { JsonObject, JsonValue } from "../../src/hooks-json/parse.js";
-import { dec, enc } from "./helpers.js";
+import { dec, enc, toJs } from "./helpers.js";
 
 /**
  * Property tests over generated hooks.json documents full of foreign content: comments,
@@ -449,6 +449,35 @@ describe.each(["jsonc", "strict"] as const)("properties (%s)", (mode) => {
             mode,
           });
           expect(removed.bytes).toEqual(enc(mutant));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  // Red if a formatter rewriting the whole file (new indentation, no comments, re-escaped
+  // strings, normalised numbers) broke ownership of entries whose content it kept.
+  it("a whole-file reformat keeps ownership", () => {
+    fc.assert(
+      fc.property(
+        documentText(mode),
+        desiredSubset,
+        fc.constantFrom(0, 1, 4, "\t"),
+        (text, desired, indent) => {
+          const installed = install(text, desired, mode);
+          const value = toJs(parseJsonText(dec(installed.bytes), mode).root);
+          const reformatted = enc(JSON.stringify(value, null, indent));
+          expect(verifyOwned({ bytes: reformatted, receipt: installed.receipt, mode }).owned).toBe(
+            true,
+          );
+          const again = planOwnedEntries({
+            bytes: reformatted,
+            receipt: installed.receipt,
+            desired,
+            grammar: "posix",
+            mode,
+          });
+          expect(again.changed).toBe(false);
         },
       ),
       RUNS,
