@@ -7,10 +7,10 @@ import {
   appendChildren,
   applyDeletions,
   applyInsertions,
-  removalSpans,
   isBlank,
   joinChildren,
   onlyWhitespaceAnd,
+  removalSpans,
   removeChild,
 } from "./edits.js";
 import { type Layout, lineIndent, renderEntry } from "./layout.js";
@@ -18,9 +18,10 @@ import type { EntryPairs } from "./receipt.js";
 import type { JsonArray, JsonMember, JsonObject, ParseMode } from "./parse.js";
 
 /**
- * Document-level edits for owned entries, one splice at a time with a fresh parse in between
- * so offsets are always current. `created`/`compacted` (carried in the receipt) say which
- * containers AIC made, so removing the last owned entry takes exactly those away again.
+ * Document-level edits for owned entries. Appends and removals are each computed from one parse
+ * and applied from the end of the text backwards; an update re-parses per entry. The
+ * `created`/`compacted` marks (carried in the receipt) say which containers AIC made, so
+ * removing the last owned entry takes exactly those away again.
  */
 
 export interface EditContext {
