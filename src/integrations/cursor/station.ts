@@ -112,6 +112,9 @@ function conversationOf(station: string | undefined): string | undefined {
   return station ? /^- Conversation: (\S+)/m.exec(station)?.[1] : undefined;
 }
 
+/** A station is read in one go after a compaction: keep it short. */
+const MAX_EDITED_LISTED = 50;
+
 export function renderStation(s: StationInput, kept: string[] = []): string {
   const lastPrompt = projectFile(s.projectRoot, LAST_COMPILED_PROMPT);
   let lastCompiled = "none yet (no compile has written it)";
@@ -146,7 +149,9 @@ export function renderStation(s: StationInput, kept: string[] = []): string {
   }
   lines.push("", "## Files edited in this conversation");
   if (!s.editedFiles.length) lines.push("- none recorded");
-  for (const f of s.editedFiles) lines.push(`- ${f}`);
+  for (const f of s.editedFiles.slice(0, MAX_EDITED_LISTED)) lines.push(`- ${f}`);
+  if (s.editedFiles.length > MAX_EDITED_LISTED)
+    lines.push(`- …and ${s.editedFiles.length - MAX_EDITED_LISTED} more`);
   lines.push(
     "",
     "## Next step",
