@@ -151,6 +151,37 @@ describe("aic install cursor / uninstall / doctor (built CLI)", () => {
     expect(read(join(sbx.aicHome, "aic.sqlite"))).toBe("db");
   });
 
+  // Each layout, plus a foreign edit made after install that forces the surgical uninstall.
+  const layouts: Record<string, { text: string; edit: [string, string]; expected?: string }> = {
+    "CRLF and tabs": {
+      text: '{\r\n\t"hooks": {\r\n\t\t"stop": [\r\n\t\t\t{ "command": "./lint.sh" }\r\n\t\t]\r\n\t}\r\n}\r\n',
+      edit: ["./lint.sh", "./lint2.sh"],
+    },
+    "minified, no version, no final newline": {
+      text: '{"hooks":{"afterFileEdit":[{"command":"fmt"}]},"x":[1e2,-0.0]}',
+      edit: ["1e2", "1E2"],
+    },
+    // The containers AIC created go again; the member the user added stays.
+    "empty object": { text: "{}", edit: ["{", '{"mine": true,'], expected: '{"mine": true}' },
+  };
+  for (const [name, { text, edit, expected }] of Object.entries(layouts)) {
+    it(`a hand-made hooks.json survives install and uninstall byte for byte: ${name}`, async () => {
+      const sbx = sandbox();
+      const hooksPath = join(sbx.project, ".cursor/hooks.json");
+      writeProjectFile(sbx, ".cursor/hooks.json", text);
+      expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
+      expect(aicEntries(read(hooksPath))).toHaveLength(HOOK_REGISTRATIONS.length);
+      expect((await runCli(pkg, sbx, ["uninstall", "cursor"])).stdout.trim()).toBe("restored");
+      expect(read(hooksPath)).toBe(text);
+
+      expect((await runCli(pkg, sbx, ["install", "cursor"])).code).toBe(0);
+      writeFileSync(hooksPath, read(hooksPath).replace(edit[0], edit[1]));
+      const un = await runCli(pkg, sbx, ["uninstall", "cursor"]);
+      expect(un.stdout).toMatch(/removed AIC's entries from \.cursor\/hooks\.json/);
+      expect(read(hooksPath)).toBe(expected ?? text.replace(edit[0], edit[1]));
+    });
+  }
+
   it("outside git, after the user edits: uninstall takes out only AIC's parts and lists the drift", async () => {
     const sbx = sandbox();
     writeProjectFile(sbx, ".cursor/hooks.json", USER_HOOKS);
