@@ -50,6 +50,10 @@ export function registerInstallCommand(program: Command): void {
             console.log(`nothing changed: AIC is already installed for Cursor in ${where}`);
           } else {
             printList(process.stdout, `installed AIC for Cursor in ${where}:`, result.notes);
+            console.log(
+              "next: reload the Cursor window so it reads the new hooks and MCP server; " +
+                "`aic doctor` checks the installation",
+            );
           }
           printList(process.stdout, "left alone:", result.kept);
         });
