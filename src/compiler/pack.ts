@@ -257,6 +257,18 @@ export async function packFiles(
     const ranked = units
       .filter((u) => u.score > 0)
       .sort((a, b) => b.score - a.score || a.startLine - b.startLine);
+    // A method is read with its class's constructor: it sets up the state the method works on.
+    const constructors = new Map<string, Unit>();
+    for (const u of units) {
+      const m = /^(.*)\.(__init__|constructor)$/.exec(u.name);
+      if (m && u.endLine - u.startLine < 40) constructors.set(m[1]!, u);
+    }
+    for (const u of [...ranked]) {
+      const owner = u.name.includes(".") ? u.name.slice(0, u.name.lastIndexOf(".")) : undefined;
+      const ctor = owner === undefined ? undefined : constructors.get(owner);
+      if (ctor && ctor !== u && !ranked.includes(ctor))
+        ranked.splice(ranked.indexOf(u) + 1, 0, ctor);
+    }
     const overhead = deps.countTokens(section(c.path, c.lang, "regions", "", "...\n")) + 2;
     let chosen: Unit[] = [];
     let estimate = overhead;

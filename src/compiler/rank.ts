@@ -44,7 +44,7 @@ export interface RankInput {
 export const WEIGHTS = {
   content: 1.0,
   path: 0.35,
-  symbols: 0.45,
+  symbols: 0.6,
   mention: 0.9,
   frame: 1.2,
   graph: 0.2,

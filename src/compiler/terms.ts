@@ -26,8 +26,7 @@ const CODE_STOPWORDS = new Set(
     "def class self return none true false import from pass elif else try except finally raise " +
     "lambda yield with assert del global nonlocal async await const var function new this typeof " +
     "instanceof void null undefined export default extends implements interface type enum public " +
-    "private protected static readonly string number boolean any unknown never object args kwargs " +
-    "cls str int float bool dict list tuple set len isinstance print"
+    "private protected static readonly any unknown never args kwargs cls"
   ).split(" "),
 );
 

@@ -7,6 +7,9 @@ import {
   buildEntry,
   Vocabulary,
   decodeText,
+  indexFile,
+  type WorkerIndexer,
+  type WorkerResult,
 } from "../../src/compiler/project-index.js";
 import { loadIndex, saveIndex } from "../../src/compiler/index-cache.js";
 import { ImportResolver, extractImports, readTsPaths } from "../../src/compiler/imports.js";
