@@ -3,7 +3,7 @@
  * Everything AIC creates here is private to the user: folders 0700, files 0600.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -44,9 +44,18 @@ export function projectHash(projectRoot: string): string {
   return createHash("sha256").update(resolve(projectRoot)).digest("hex").slice(0, 16);
 }
 
-/** Create a folder (and parents) and make sure the leaf is private even if it existed. */
+/**
+ * Create a folder (and parents) and make sure the leaf is private even if it existed. The leaf is
+ * never followed through a symlink: chmod on a link would change its target (say, /tmp).
+ */
 export function ensurePrivateDir(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  chmodSync(dir, PRIVATE_DIR_MODE);
+  const stat = lstatSync(dir);
+  if (stat.isSymbolicLink() || !stat.isDirectory()) {
+    throw new Error(
+      `${dir} is not a plain folder (a symlink or a file); remove it so AIC can create its private folder there`,
+    );
+  }
+  if ((stat.mode & 0o777) !== PRIVATE_DIR_MODE) chmodSync(dir, PRIVATE_DIR_MODE);
   return dir;
 }
