@@ -4,6 +4,7 @@
  * - CLI, cold: first `aic compile` with an empty index cache (target <= 3 s).
  * - CLI, later: one process per compile with a new intent each (target median <= 300 ms).
  * - In-process warm: createCompiler() kept alive as the daemon does, new intents (median).
+ * - CLI with a running daemon (`dist/cli.js`, when built): the CLI forwards to the warm daemon.
  * - Peak RSS of the CLI processes and of the in-process run (target <= 300 MB).
  * Every timing sits next to a baseline measured in the same run (`node -e 0`), because the
  * machine is shared. Appends the table to bench/RESULTS.md.
@@ -11,7 +12,7 @@
  * Env: AIC_SPEED_PROJECT (default $AIC_BENCH_CACHE/sympy-head). Options: --runs N (default 7).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -101,6 +102,49 @@ for (let i = 0; i < RUNS; i++) {
   warm.push(performance.now() - t0);
 }
 const inProcRssMb = process.resourceUsage().maxRSS / 1024;
+
+// CLI through a running daemon: dist/cli.js (the daemon is part of the installed package).
+const distCli = join(here, "..", "dist", "cli.js");
+let viaDaemon;
+if (existsSync(distCli)) {
+  const env = { AIC_HOME: join(home, "aic-daemon"), AIC_DAEMON: "" };
+  try {
+    const started = spawnSync(process.execPath, [distCli, "daemon", "start"], {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
+    if (started.status !== 0) throw new Error(started.stderr);
+    const first = run(
+      [distCli, "compile", "--project", project, "--intent", INTENTS[0], "--format", "json"],
+      env,
+    );
+    const version = [];
+    const calls = [];
+    for (let i = 0; i < RUNS; i++) {
+      version.push(run([distCli, "--version"], env));
+      calls.push(
+        run(
+          [
+            distCli,
+            "compile",
+            "--project",
+            project,
+            "--intent",
+            INTENTS[(i + 1) % INTENTS.length],
+            "--format",
+            "json",
+          ],
+          env,
+        ),
+      );
+    }
+    viaDaemon = { first, version, calls };
+  } catch (err) {
+    console.error(`bench: daemon rows skipped (${err.message.trim()})`);
+  } finally {
+    spawnSync(process.execPath, [distCli, "daemon", "stop"], { env: { ...process.env, ...env } });
+  }
+}
 rmSync(cacheRoot, { recursive: true, force: true });
 rmSync(home, { recursive: true, force: true });
 
@@ -118,7 +162,14 @@ const table = `Project: \`${project}\` (${coldOut.trace.scan.files} files scanne
 | CLI, later compiles, new intents (median) | ${ms(laterMed)} | ${ms(median(later.map(cpu)))} | ${mb(Math.max(...later.map((r) => r.maxRssKb)))} (max) | <= 300 ms | ${(laterMed / nodeMed).toFixed(1)} |
 | in-process, first compile, empty cache | ${ms(inColdMs)} | | | <= 3 s | |
 | in-process warm (createCompiler), new intents (median) | ${ms(median(warm))} | | ${Math.round(inProcRssMb)} MB (whole bench process) | <= 300 ms | ${(median(warm) / nodeMed).toFixed(1)} |
-
+${
+  viaDaemon
+    ? `| \`dist/cli.js --version\` (CLI start-up alone, median) | ${ms(median(viaDaemon.version.map((r) => r.wallMs)))} | ${ms(median(viaDaemon.version.map(cpu)))} | | | ${(median(viaDaemon.version.map((r) => r.wallMs)) / nodeMed).toFixed(1)} |
+| \`dist/cli.js compile\` via running daemon, first (daemon cold) | ${ms(viaDaemon.first.wallMs)} | | | <= 3 s | |
+| \`dist/cli.js compile\` via running daemon, new intents (median) | ${ms(median(viaDaemon.calls.map((r) => r.wallMs)))} | ${ms(median(viaDaemon.calls.map(cpu)))} (client) | ${mb(Math.max(...viaDaemon.calls.map((r) => r.maxRssKb)))} (client) | <= 300 ms | ${(median(viaDaemon.calls.map((r) => r.wallMs)) / nodeMed).toFixed(1)} |
+`
+    : "| CLI via daemon | not measured (dist/cli.js missing or daemon did not start) | | | | |\n"
+}
 CLI later compiles, each (ms): ${later.map((r) => Math.round(r.wallMs)).join(", ")}; in-process warm, each (ms): ${warm.map((x) => Math.round(x)).join(", ")}.
 Load average at the end: ${(await import("node:os"))
   .loadavg()

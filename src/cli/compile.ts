@@ -1,8 +1,9 @@
 /**
  * `aic compile --project DIR (--intent TEXT | --intent-file F) [--budget N] [--format text|json]`.
  * JSON output is the contract benchmarks and external evaluations call (DESIGN.md). Bad input: a
- * message on stderr, exit code 2, nothing on stdout. The compiler is imported lazily so other
- * subcommands do not pay for it.
+ * message on stderr, exit code 2, nothing on stdout. When a daemon of this build is running the
+ * compile runs there (its index is warm); otherwise in this process (`AIC_DAEMON=off` forces
+ * that). The compiler is imported lazily so other subcommands do not pay for it.
  */
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
@@ -58,10 +59,13 @@ export async function runCompile(opts: CompileCliOptions): Promise<void> {
     const intent = readIntent(opts);
     const budgetArg = parseBudget(opts.budget);
     const projectRoot = resolve(opts.project);
-    const [{ compile, CompileInputError }, { loadProjectConfig, ConfigError }] = await Promise.all([
-      import("../compiler/index.js"),
-      import("../config/project-config.js"),
-    ]);
+    const [{ CompileInputError }, { loadProjectConfig, ConfigError }, { createForwardingCompile }] =
+      await Promise.all([
+        import("../compiler/index.js"),
+        import("../config/project-config.js"),
+        import("../daemon/forward-compile.js"),
+      ]);
+    const compile = createForwardingCompile();
     let config;
     try {
       config = loadProjectConfig(projectRoot).config;

@@ -7,12 +7,21 @@ import { pythonProject, tempDir } from "./fixtures.js";
 
 const CLI = resolve("dist/cli.js");
 
-function aic(args: string[]) {
-  const home = tempDir("home");
-  const r = spawnSync(process.execPath, [CLI, "compile", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, AIC_HOME: join(home, ".aic"), HOME: home },
-  });
+function aic(args: string[], home = tempDir("home"), extraEnv: Record<string, string> = {}) {
+  const r = spawnSync(
+    process.execPath,
+    [CLI, ...(args[0] === "daemon" ? [] : ["compile"]), ...args],
+    {
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        AIC_HOME: join(home, ".aic"),
+        HOME: home,
+        AIC_DAEMON: "",
+        ...extraEnv,
+      },
+    },
+  );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, home };
 }
 
@@ -64,6 +73,38 @@ describe.runIf(existsSync(CLI))("aic compile (CLI process)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith("# Task\n\nmake_token returns the wrong prefix\n")).toBe(true);
     expect(r.stdout).toContain("## app/tokens.py");
+  });
+
+  it("gives the same answer through a running daemon as in-process", () => {
+    const { root } = pythonProject();
+    const home = tempDir("home");
+    const args = [
+      "--project",
+      root,
+      "--intent",
+      "make_token prefix",
+      "--budget",
+      "1500",
+      "--format",
+      "json",
+    ];
+    const local = aic(args, home, { AIC_DAEMON: "off" });
+    expect(aic(["daemon", "start"], home).code).toBe(0);
+    try {
+      const viaDaemon = aic(args, home);
+      expect(viaDaemon.code).toBe(0);
+      const a = JSON.parse(local.stdout) as { ranking: string[]; prompt: string; files: unknown };
+      const b = JSON.parse(viaDaemon.stdout) as typeof a;
+      expect(b.ranking).toEqual(a.ranking);
+      expect(b.prompt).toBe(a.prompt);
+      expect(b.files).toEqual(a.files);
+      // A bad request is still a clear local error, not a daemon failure.
+      const bad = aic(["--project", join(root, "nope"), "--intent", "x"], home);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/does not exist/);
+    } finally {
+      aic(["daemon", "stop"], home);
+    }
   });
 
   it("fails clearly with no partial output on bad input", () => {
