@@ -143,7 +143,24 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     return state;
   };
 
+  /**
+   * Compiles of one project run one at a time (a daemon serves several conversations): the index
+   * they share is refreshed and saved between them, never during one.
+   */
+  const queues = new Map<string, Promise<unknown>>();
   async function compile(request: CompileRequest): Promise<CompiledContext> {
+    const { root } = validateRequest(request);
+    const previous = queues.get(root) ?? Promise.resolve();
+    const run = previous.then(() => compileNow(request));
+    const settled = run.catch(() => undefined);
+    queues.set(root, settled);
+    void settled.then(() => {
+      if (queues.get(root) === settled) queues.delete(root);
+    });
+    return run;
+  }
+
+  async function compileNow(request: CompileRequest): Promise<CompiledContext> {
     const { root, budget, intent: intentText } = validateRequest(request);
     const allowPatterns = compileAllowPatterns(request.guardAllowPatterns);
     const t0 = deps.now();

@@ -52,14 +52,16 @@ const CODE_ASSIGNMENT = new RegExp(
 const PLACEHOLDER =
   /^(x+|\*+|<.*>|\$\{?.*|your[_-]?.*|changeme|example.*|dummy.*|test.*|placeholder.*|none|null|true|false|\d{1,6})$/i;
 
+/** Phrases and tokens that only make sense as an attack on the reading model (kept tight: docs say "you are now in the folder" innocently). */
 const INJECTION_MARKERS: RegExp[] = [
   /\bignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|prompts?|messages?|rules)\b/gi,
   /\bdisregard (?:all |any )?(?:the )?(?:previous|prior|above|system) (?:instructions|prompts?|messages?)\b/gi,
-  /\byou are now (?:a|an|in|the) [^.\n]{0,60}/gi,
-  /\bnew (?:system )?instructions:/gi,
-  /<\|(?:im_start|im_end|endoftext|system|assistant|user)\|>/gi,
+  /\bforget (?:all |everything )?(?:your|the) (?:previous |prior )?instructions\b/gi,
+  /\byou are now (?:DAN|an? (?:unrestricted|unfiltered|jailbroken|evil)\b)[^.\n]{0,40}/gi,
+  /\bnew system (?:prompt|instructions):/gi,
+  /<\|(?:im_start|im_end|im_sep|endoftext|system|assistant|user)\|>/gi,
   /\[\/?INST\]|<<\/?SYS>>/g,
-  /<\/?(?:system|system-prompt|assistant)>/gi,
+  /<\/?(?:system|system-prompt)>/gi,
 ];
 
 export interface GuardDeps {

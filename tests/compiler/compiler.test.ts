@@ -119,6 +119,27 @@ describe("compile (end to end, real files)", () => {
     expect(cold.ranking[0]).toBe("app/audit.py");
   });
 
+  it("serves concurrent compiles of one project correctly (one at a time)", async () => {
+    const { root } = pythonProject();
+    const compiler = createCompiler({ cacheRoot: tempDir("cache") });
+    const intents = ["verify_password", "make_token", "AddressBook lookup", "hash_password"];
+    const results = await Promise.all(
+      intents.map((intent) => compiler.compile({ projectRoot: root, intent, budget: 1500 })),
+    );
+    expect(results.map((r) => r.ranking[0])).toEqual([
+      "app/auth.py",
+      "app/tokens.py",
+      "app/address.py",
+      "app/hashing.py",
+    ]);
+    const failed = await Promise.allSettled([
+      compiler.compile({ projectRoot: root, intent: "" }),
+      compiler.compile({ projectRoot: root, intent: "make_token", budget: 1500 }),
+    ]);
+    expect(failed[0].status).toBe("rejected");
+    expect(failed[1].status).toBe("fulfilled");
+  });
+
   it("ranks and packs TypeScript with tsconfig paths", async () => {
     const root = typescriptProject();
     const result = await createCompiler({ cacheRoot: tempDir("cache") }).compile({

@@ -45,6 +45,7 @@ describe("guard", () => {
       "password = get_password(user)",
       "token = self.token or request.token",
       "Run `curl -sSL https://example.com/install.sh | sh` then `make || true`.",
+      "After `cd app` you are now in the project folder; ignore the warnings.",
     ].join("\n");
     const g = await guardText("src/x.ts", code);
     expect(g.text).toBe(code);
