@@ -11,10 +11,10 @@
 import { appendFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonl } from "../../shared/jsonl.js";
-import { PRIVATE_FILE_MODE, ensurePrivateDir, projectAicDir } from "../../shared/paths.js";
+import { PRIVATE_FILE_MODE, projectAicDir } from "../../shared/paths.js";
 import { LAST_COMPILED_PROMPT, PROMPT_LOG, projectFile } from "../../shared/project-logs.js";
 import type { CompileRecord } from "../shared/compile-history.js";
-import { readTextIfExists, writeFileAtomic } from "../shared/hook-state.js";
+import { ensureStateDir, readTextIfExists, writeFileAtomic } from "../shared/hook-state.js";
 import { safeKey } from "../shared/ids.js";
 import { str, type Payload } from "../shared/payload.js";
 
@@ -169,7 +169,7 @@ export interface StationWrite {
 }
 
 export function writeStation(s: StationInput, scriptPath: string): StationWrite {
-  const dir = ensurePrivateDir(projectAicDir(s.projectRoot));
+  const dir = ensureStateDir(projectAicDir(s.projectRoot));
   const stationPath = join(dir, "STATION.md");
   const key = s.conversationId ? safeKey(s.conversationId) : "unknown";
   const ownPath = join(dir, "stations", `${key}.md`);
@@ -181,7 +181,7 @@ export function writeStation(s: StationInput, scriptPath: string): StationWrite 
       : readTextIfExists(ownPath);
   const text = renderStation(s, keptSections(previous));
   writeFileAtomic(stationPath, text);
-  ensurePrivateDir(join(dir, "stations"));
+  ensureStateDir(join(dir, "stations"));
   writeFileAtomic(ownPath, text);
 
   const time = s.now.toISOString();
@@ -202,7 +202,7 @@ export function writeStation(s: StationInput, scriptPath: string): StationWrite 
     ...s.usage,
     station: ".aic/STATION.md",
   };
-  ensurePrivateDir(join(dir, "cursor-receipts"));
+  ensureStateDir(join(dir, "cursor-receipts"));
   const receiptPath = join(dir, "cursor-receipts", `${key}.json`);
   writeFileAtomic(receiptPath, JSON.stringify(receipt, null, 2) + "\n");
   append(

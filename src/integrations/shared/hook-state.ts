@@ -11,7 +11,7 @@
  *   <projectHash>/conversations/<conv>/edited-files.jsonl  files edited (append-only)
  *   <projectHash>/conversations/<conv>/compiles.jsonl      intents compiled (for the station)
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   PRIVATE_DIR_MODE,
@@ -63,11 +63,13 @@ export function ensureStateDir(dir: string): string {
   return ensurePrivateDir(dir);
 }
 
-/** Write via temp file + rename so a concurrent reader sees the old or the new content. */
+/**
+ * Write via temp file + rename so a concurrent reader sees the old or the new content. The temp
+ * name is new, so it is created with mode 0600 (a umask only removes bits): no chmod needed.
+ */
 export function writeFileAtomic(file: string, content: string): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-  writeFileSync(tmp, content, { mode: PRIVATE_FILE_MODE });
-  chmodSync(tmp, PRIVATE_FILE_MODE);
+  writeFileSync(tmp, content, { mode: PRIVATE_FILE_MODE, flag: "wx" });
   renameSync(tmp, file);
 }
 
