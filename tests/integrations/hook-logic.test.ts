@@ -1,7 +1,15 @@
 /** The pure pieces behind the hooks, table-tested (the hook processes are tested elsewhere). */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -27,6 +35,7 @@ import {
   resolveConversationId,
   safeKey,
 } from "../../src/integrations/shared/ids.js";
+import { healthLogPath, recordHookError } from "../../src/integrations/shared/health.js";
 import { hookProjectHash } from "../../src/integrations/shared/hook-state.js";
 import { sha256Hex } from "../../src/integrations/shared/sha256.js";
 import { isUsableProjectRoot } from "../../src/integrations/shared/project-root.js";
@@ -326,5 +335,32 @@ describe("usable project roots", () => {
     expect(isUsableProjectRoot("/home/u", "/home/u")).toBe(false);
     expect(isUsableProjectRoot("/home/u/.cursor", "/home/u")).toBe(false);
     expect(isUsableProjectRoot("/home/u/projects/shop", "/home/u")).toBe(true);
+  });
+});
+
+describe("health log", () => {
+  it("appends one line per error, rotates past 1 MiB, and never throws", () => {
+    const home = mkdtempSync(join(tmpdir(), "aic-health-"));
+    const env = { AIC_HOME: home };
+    recordHookError(
+      { hook: "AIC-x", stage: "read stdin", error: new Error("bad"), projectRoot: "/p" },
+      env,
+    );
+    const file = healthLogPath(env);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({
+      hook: "AIC-x",
+      stage: "read stdin",
+      message: "bad",
+      projectRoot: "/p",
+    });
+    writeFileSync(file, "x".repeat(1024 * 1024 + 1));
+    recordHookError({ hook: "AIC-x", stage: "s", error: "again" }, env);
+    expect(readFileSync(`${file}.1`, "utf8")).toHaveLength(1024 * 1024 + 1);
+    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(1);
+    const blocked = join(home, "not-a-dir");
+    writeFileSync(blocked, "");
+    expect(() =>
+      recordHookError({ hook: "AIC-x", stage: "s", error: "x" }, { AIC_HOME: blocked }),
+    ).not.toThrow();
   });
 });
