@@ -15,7 +15,7 @@ import {
   readHealth,
   REPO_ROOT,
   runHook,
-  type Sandbox,
+  standInPackage,
 } from "./helpers.js";
 
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
@@ -24,33 +24,6 @@ let hooks: string;
 beforeAll(async () => {
   hooks = await buildHooks();
 });
-
-/** A package root whose compilation service records each input and answers like the real one. */
-function standInPackage(sb: Sandbox): { root: string; calls: () => Record<string, unknown>[] } {
-  const root = join(sb.home, "aic-package");
-  const record = join(root, "calls.jsonl");
-  mkdirSync(join(root, "dist/service"), { recursive: true });
-  writeFileSync(join(root, "package.json"), '{"type":"module"}');
-  writeFileSync(
-    join(root, "dist/service/compilation-service.js"),
-    `import { appendFileSync } from "node:fs";
-export async function runCompilation(input) {
-  appendFileSync(${JSON.stringify(record)}, JSON.stringify(input) + "\\n");
-  if (process.env.STAND_IN_SLOW) await new Promise((r) => setTimeout(r, 60000));
-  if (input.reparentFromConversationId) return { reparented: true, rowsUpdated: 2 };
-  return { reparented: false, prompt: "## Task\\n" + input.intent + "\\n## Files\\nsrc/a.ts", context: { files: [{ path: "src/a.ts" }] }, meta: {} };
-}
-`,
-  );
-  const calls = (): Record<string, unknown>[] =>
-    existsSync(record)
-      ? readFileSync(record, "utf8")
-          .trim()
-          .split("\n")
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-      : [];
-  return { root, calls };
-}
 
 describe("AIC-compile-context", () => {
   it("compiles the session snapshot in-process and answers additional_context and env", async () => {

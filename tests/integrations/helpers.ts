@@ -4,7 +4,15 @@
  * temporary folders so no test touches the real ~/.aic or ~/.cursor.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,4 +158,34 @@ export function listFiles(dir: string): string[] {
   };
   walk(dir, "");
   return out.sort();
+}
+
+/** A package root whose compilation service records each input and answers like the real one. */
+export function standInPackage(sb: Sandbox): {
+  root: string;
+  calls: () => Record<string, unknown>[];
+} {
+  const root = join(sb.home, "aic-package");
+  const record = join(root, "calls.jsonl");
+  mkdirSync(join(root, "dist/service"), { recursive: true });
+  writeFileSync(join(root, "package.json"), '{"type":"module"}');
+  writeFileSync(
+    join(root, "dist/service/compilation-service.js"),
+    `import { appendFileSync } from "node:fs";
+export async function runCompilation(input) {
+  appendFileSync(${JSON.stringify(record)}, JSON.stringify(input) + "\\n");
+  if (process.env.STAND_IN_SLOW) await new Promise((r) => setTimeout(r, 60000));
+  if (input.reparentFromConversationId) return { reparented: true, rowsUpdated: 2 };
+  return { reparented: false, prompt: "## Task\\n" + input.intent + "\\n## Files\\nsrc/a.ts", context: { files: [{ path: "src/a.ts" }] }, meta: {} };
+}
+`,
+  );
+  const calls = (): Record<string, unknown>[] =>
+    existsSync(record)
+      ? readFileSync(record, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
+  return { root, calls };
 }

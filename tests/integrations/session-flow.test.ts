@@ -2,11 +2,18 @@
  * One Cursor session end to end, hook by hook in the order Cursor fires them, with the state each
  * hook leaves for the next: the walk-through of how the hooks work together.
  */
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { conversationStateDir } from "../../src/integrations/shared/hook-state.js";
-import { buildHooks, fixture, makeSandbox, readHealth, runHook } from "./helpers.js";
+import {
+  buildHooks,
+  fixture,
+  makeSandbox,
+  readHealth,
+  runHook,
+  standInPackage,
+} from "./helpers.js";
 
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
 let hooks: string;
@@ -17,13 +24,7 @@ beforeAll(async () => {
 it("a session: start, prompt, gate, compile, edit, stop, compaction, end", async () => {
   const sb = makeSandbox();
   // A stand-in compilation service (the real one is exercised in compiling-hooks.test.ts).
-  const pkg = join(sb.home, "pkg");
-  mkdirSync(join(pkg, "dist/service"), { recursive: true });
-  writeFileSync(join(pkg, "package.json"), '{"type":"module"}');
-  writeFileSync(
-    join(pkg, "dist/service/compilation-service.js"),
-    'export async function runCompilation(i) { return { prompt: "# Task\\n\\n" + i.intent, context: { files: [] } }; }\n',
-  );
+  const pkg = standInPackage(sb).root;
   const env = { AIC_PACKAGE_ROOT: pkg };
   const run = (script: string, payload: Record<string, unknown>) =>
     runHook(hooks, script, sb, payload, { env });
