@@ -2,7 +2,6 @@
  * The fail-closed compile gate with real hook processes: the seed's scenarios plus the traps it
  * fixes (a grep that mentions aic_compile, a submitted prompt, sibling races in a parallel batch).
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +10,15 @@ import {
   markProjectCompiled,
 } from "../../src/integrations/shared/gate-state.js";
 import { conversationStateDir, projectStateDir } from "../../src/integrations/shared/hook-state.js";
-import { buildHooks, fixture, makeSandbox, readHealth, runHook, type Sandbox } from "./helpers.js";
+import {
+  buildHooks,
+  fixture,
+  makeSandbox,
+  readHealth,
+  runHook,
+  startHook,
+  type Sandbox,
+} from "./helpers.js";
 
 const GATE = "AIC-require-aic-compile.cjs";
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
@@ -100,19 +107,15 @@ describe("compile gate", () => {
 
   it("lets a call through when the sibling's marker appears while the gate polls", async () => {
     const sb = makeSandbox();
-    const child = spawn(process.execPath, [join(hooks, GATE)], { cwd: sb.root, env: sb.env });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    const closed = new Promise((resolve) => child.on("close", resolve));
+    const hook = startHook(hooks, GATE, sb);
     // The hook starts and waits for its input; it checks the gate once the JSON is complete.
     const payload = JSON.stringify(tool(sb, "preToolUse.read", "polled"));
-    child.stdin.write(payload.slice(0, -1));
+    hook.stdin.write(payload.slice(0, -1));
     await sleep(1000);
-    child.stdin.end(payload.slice(-1));
+    hook.stdin.end(payload.slice(-1));
     await sleep(100);
     markGenerationCompiled(conversationStateDir(sb.root, CONV, sb.env), "polled");
-    await closed;
-    expect(JSON.parse(stdout)).toEqual({ permission: "allow" });
+    expect(JSON.parse((await hook.done).stdout)).toEqual({ permission: "allow" });
   });
 
   it("opens for a fresh project compile in another generation, not for a stale one", async () => {

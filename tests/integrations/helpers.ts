@@ -124,6 +124,29 @@ export function runHook(
   });
 }
 
+export interface StartedHook {
+  /** The hook's stdin, left open for the test to write to and close when it wants. */
+  stdin: NodeJS.WritableStream;
+  /** Resolves when the process has ended; the test should destroy stdin afterwards. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>;
+  end(): void;
+}
+
+/** Start a hook without writing its stdin: for tests of how it reads its input. */
+export function startHook(hooksDir: string, script: string, sandbox: Sandbox): StartedHook {
+  const child = spawn(process.execPath, [join(hooksDir, script)], {
+    cwd: sandbox.root,
+    env: sandbox.env,
+  });
+  let stdout = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+  child.stdin.on("error", () => undefined);
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>(
+    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout })),
+  );
+  return { stdin: child.stdin, done, end: () => child.stdin.destroy() };
+}
+
 export function readHealth(sandbox: Sandbox): Record<string, unknown>[] {
   try {
     return readFileSync(join(sandbox.aicHome, "hook-health.jsonl"), "utf8")

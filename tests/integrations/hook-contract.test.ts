@@ -2,7 +2,6 @@
  * Contract tests: every built hook run as Cursor runs it, with the stdout its event allows and
  * each side effect checked on disk.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import {
   makeSandbox,
   readHealth,
   runHook,
+  startHook,
   type Sandbox,
 } from "./helpers.js";
 
@@ -124,32 +124,22 @@ describe("every hook survives bad input", () => {
 
   it("answers as soon as the payload is complete, even if the writer never closes stdin", async () => {
     const sb = makeSandbox();
-    const child = spawn(process.execPath, [join(hooks, "AIC-block-no-verify.cjs")], {
-      cwd: sb.root,
-      env: sb.env,
-    });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stdin.write(JSON.stringify(fixture("beforeShellExecution.git-no-verify", sb.root)));
+    const hook = startHook(hooks, "AIC-block-no-verify.cjs", sb);
+    hook.stdin.write(JSON.stringify(fixture("beforeShellExecution.git-no-verify", sb.root)));
     // The pipe stays open; the hook does not wait for its end once the JSON object is whole.
-    const code = await new Promise((resolve) => child.on("close", resolve));
-    child.stdin.destroy();
+    const { code, stdout } = await hook.done;
+    hook.end();
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ permission: "deny" });
   });
 
   it("does not hang on a writer that never completes its JSON nor closes stdin", async () => {
     const sb = makeSandbox();
-    const child = spawn(process.execPath, [join(hooks, "AIC-block-no-verify.cjs")], {
-      cwd: sb.root,
-      env: sb.env,
-    });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stdin.write('{"cursor_version": "3.22.12", "command": "git commit');
+    const hook = startHook(hooks, "AIC-block-no-verify.cjs", sb);
+    hook.stdin.write('{"cursor_version": "3.22.12", "command": "git commit');
     // After its 5 s stdin limit the hook answers neutrally, then ends itself (a read is pending).
-    const signal = await new Promise((resolve) => child.on("close", (_code, sig) => resolve(sig)));
-    child.stdin.destroy();
+    const { signal, stdout } = await hook.done;
+    hook.end();
     expect(signal).toBe("SIGKILL");
     expect(JSON.parse(stdout)).toEqual({ permission: "allow" });
     expect(String(readHealth(sb)[0]?.message)).toMatch(
