@@ -49,7 +49,8 @@ export async function decide(g: GateContext): Promise<HookOutput> {
   }
   if (isOpen(g)) return ALLOW;
   // A sibling aic_compile in the same parallel batch may be writing its marker right now.
-  for (let waited = 0; waited < SIBLING_POLL_TOTAL_MS; waited += SIBLING_POLL_INTERVAL_MS) {
+  const until = Date.now() + SIBLING_POLL_TOTAL_MS;
+  while (Date.now() < until) {
     await sleep(SIBLING_POLL_INTERVAL_MS);
     if (isOpen(g)) return ALLOW;
   }
