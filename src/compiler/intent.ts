@@ -17,6 +17,8 @@ export interface Intent {
   text: string;
   /** Query terms with weights (identifiers and code count more than prose). */
   terms: Map<string, number>;
+  /** Terms of the summary line (the first line; the whole text when it is one line). */
+  summaryTerms: Set<string>;
   /** Code-like names mentioned (`Session.request`, `get_user`, `HTTPError`), as written. */
   identifiers: string[];
   /** File paths or module names mentioned (`src/x.ts`, `requests/models.py`, `requests.models`). */
@@ -152,7 +154,9 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
   // The first line of a report is usually its summary: its words count double.
   const newline = text.indexOf("\n");
   if (newline > 0) absorb(text.slice(0, newline), 1);
+  const summaryTerms = new Set(terms.keys());
   absorb(text, 1);
+  if (newline <= 0) for (const t of terms.keys()) summaryTerms.add(t);
   for (const extra of options.extraText ?? []) absorb(extra, 0.5);
 
   for (const f of frames) {
@@ -166,6 +170,7 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
   return {
     text,
     terms,
+    summaryTerms,
     identifiers: [...identifiers].sort(),
     paths: [...paths].sort(),
     frames,

@@ -11,6 +11,8 @@ import { importNeighbours, type ImportResolver } from "./imports.js";
 
 export interface ScoreParts {
   content: number;
+  /** BM25 over content with the summary line's terms only (a long report's noise left out). */
+  summary: number;
   path: number;
   symbols: number;
   mention: number;
@@ -43,6 +45,7 @@ export interface RankInput {
 /** Weights of the fused score; lexical parts are normalised to [0, 1] first. */
 export const WEIGHTS = {
   content: 1.0,
+  summary: 0.3,
   path: 0.35,
   symbols: 0.6,
   mention: 0.9,
@@ -187,6 +190,7 @@ export function rankFiles(input: RankInput): RankOutput {
   }
 
   const qWeight = qIds.map((id) => queryIds.get(id)! * idf(df.get(id)!));
+  const inSummary = qIds.map((id) => intent.summaryTerms.has(vocab.words[id]!));
   const idIdf = new Map<number, number>();
   for (const [id, weight] of queryIds) idIdf.set(id, weight * idf(df.get(id) ?? 0));
 
@@ -212,6 +216,7 @@ export function rankFiles(input: RankInput): RankOutput {
 
   const parts: ScoreParts[] = files.map((f) => ({
     content: 0,
+    summary: 0,
     path: 0,
     symbols: 0,
     mention: 0,
@@ -227,12 +232,18 @@ export function rankFiles(input: RankInput): RankOutput {
   for (let i = 0; i < n; i++) {
     const f = files[i]!;
     let content = 0;
+    let summary = 0;
     const lengthNorm = k1 * (1 - b + (b * lengths[i]!) / avgLen);
     for (let q = 0; q < nq; q++) {
       const tf = tfs[i * nq + q]!;
-      if (tf > 0) content += qWeight[q]! * ((tf * (k1 + 1)) / (tf + lengthNorm));
+      if (tf > 0) {
+        const s = qWeight[q]! * ((tf * (k1 + 1)) / (tf + lengthNorm));
+        content += s;
+        if (inSummary[q]) summary += s;
+      }
     }
     parts[i]!.content = content;
+    parts[i]!.summary = summary;
     let pathScore = 0;
     for (const t of termsOfPath(f.path)) pathScore += termIdf.get(t) ?? 0;
     parts[i]!.path = pathScore;
@@ -240,7 +251,7 @@ export function rankFiles(input: RankInput): RankOutput {
     for (const id of f.entry.defTermIds) symScore += idIdf.get(id) ?? 0;
     parts[i]!.symbols = symScore;
   }
-  for (const key of ["content", "path", "symbols"] as const) {
+  for (const key of ["content", "summary", "path", "symbols"] as const) {
     let max = 0;
     for (const p of parts) max = Math.max(max, p[key]);
     if (max > 0) for (const p of parts) p[key] /= max;
@@ -312,6 +323,7 @@ export function rankFiles(input: RankInput): RankOutput {
   const base = (p: ScoreParts) =>
     p.prior *
       (WEIGHTS.content * p.content +
+        WEIGHTS.summary * p.summary +
         WEIGHTS.path * p.path +
         WEIGHTS.symbols * p.symbols +
         WEIGHTS.mention * Math.min(p.mention, 1.5)) +
@@ -325,6 +337,7 @@ export function rankFiles(input: RankInput): RankOutput {
   const top = order.slice(0, 5);
   const maxBase = baseScores[order[0]!] || 1;
   const graph = input.graph ?? importNeighbours(files, resolver);
+  const ceiling = new Float64Array(n);
   for (const h of top) {
     const neighbours: number[] = [];
     for (const p of graph.get(files[h]!.path) ?? []) {
@@ -336,13 +349,22 @@ export function rankFiles(input: RankInput): RankOutput {
     for (const j of neighbours) {
       // Proximity flows down only: it lifts weaker neighbours, never reorders the strong hits.
       if (baseScores[j]! >= baseScores[h]!) continue;
-      parts[j]!.graph = Math.max(parts[j]!.graph, share);
+      if (share > parts[j]!.graph) {
+        parts[j]!.graph = share;
+        ceiling[j] = Math.max(ceiling[j]!, baseScores[h]!);
+      }
     }
   }
 
   const ranked = files.map((f, i) => {
     const p = parts[i]!;
-    return { path: f.path, score: baseScores[i]! + p.prior * WEIGHTS.graph * p.graph, parts: p };
+    // The lift never carries a neighbour past the hit it came from.
+    const lifted = baseScores[i]! + p.prior * WEIGHTS.graph * p.graph;
+    return {
+      path: f.path,
+      score: p.graph > 0 ? Math.min(lifted, ceiling[i]! * 0.999) : lifted,
+      parts: p,
+    };
   });
   ranked.sort((a, c) => c.score - a.score || (a.path < c.path ? -1 : a.path > c.path ? 1 : 0));
   return { ranked, termWeights: termIdf };
