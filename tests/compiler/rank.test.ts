@@ -31,6 +31,7 @@ describe("rank", () => {
     expect(Object.keys(ranked[0]!.parts).sort()).toEqual(
       [
         "content",
+        "summary",
         "frame",
         "graph",
         "mention",
