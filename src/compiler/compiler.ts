@@ -249,7 +249,9 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
       extrasDirty = true;
       return f.entry.symbols;
     };
-    const intentSection = renderIntent(intentText);
+    // A report longer than half the budget is shown truncated (analysis used all of it).
+    const shownIntent = fitIntent(intentText, Math.floor(budget / 2), count);
+    const intentSection = renderIntent(shownIntent);
     const leftOutAllowance = count(
       renderLeftOut({
         unlisted: 99999,
@@ -291,11 +293,11 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
         pathOnly: items.filter((i) => i.tier === "path").length,
       };
     };
-    let prompt = renderPrompt(intentText, items, left());
+    let prompt = renderPrompt(shownIntent, items, left());
     let used = count(prompt);
     while (used > budget && items.length > 0) {
       items = items.slice(0, -1);
-      prompt = renderPrompt(intentText, items, left());
+      prompt = renderPrompt(shownIntent, items, left());
       used = count(prompt);
     }
     lap("render", t);
@@ -396,6 +398,28 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     compile,
     invalidate: (projectRoot: string) => void projects.delete(resolve(projectRoot)),
   };
+}
+
+/** The intent as shown in the prompt: whole, or cut at a line or word to `maxTokens`, marked. */
+export function fitIntent(
+  intent: string,
+  maxTokens: number,
+  count: (text: string) => number,
+): string {
+  const total = count(intent);
+  if (total <= maxTokens) return intent;
+  const note = `\n[... intent truncated to fit the budget; ${total} tokens in all]`;
+  const room = maxTokens - count(note);
+  let lo = 0;
+  let hi = intent.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (count(intent.slice(0, mid)) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  const cut = intent.slice(0, lo);
+  const boundary = Math.max(cut.lastIndexOf("\n"), cut.lastIndexOf(" "));
+  return (boundary > lo * 0.8 ? cut.slice(0, boundary) : cut) + note;
 }
 
 /** A Map that forgets its oldest entries beyond a size: enough LRU for a per-project cache. */

@@ -64,6 +64,22 @@ describe("compile (end to end, real files)", () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it("keeps a very long intent within the budget, truncated and marked", async () => {
+    const { root } = pythonProject();
+    const longIntent = `verify_password fails\n${"pip freeze output line with package==1.0\n".repeat(800)}`;
+    const result = await createCompiler({ cacheRoot: tempDir("cache") }).compile({
+      projectRoot: root,
+      intent: longIntent,
+      budget: 2000,
+    });
+    expect(result.tokens.used).toBeLessThanOrEqual(2000);
+    expect(result.prompt.startsWith("# Task\n\nverify_password fails\n")).toBe(true);
+    expect(result.prompt).toMatch(
+      /\[\.\.\. intent truncated to fit the budget; \d+ tokens in all\]/,
+    );
+    expect(result.ranking[0]).toBe("app/auth.py");
+  });
+
   it("gives the same bytes for the same inputs", async () => {
     const { root } = pythonProject();
     const a = await createCompiler({ cacheRoot: tempDir("cache") }).compile({
