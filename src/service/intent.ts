@@ -20,7 +20,7 @@ const FILLER_WORDS = new Set(
 );
 
 /** Lowercase, punctuation and extra spaces removed: "Go on!" and "go  on" are the same. */
-function normalise(text: string): string {
+export function normaliseIntentText(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]/gu, " ")
@@ -29,7 +29,7 @@ function normalise(text: string): string {
 }
 
 export function isWeakIntent(text: string): boolean {
-  const words = normalise(text).split(" ").filter(Boolean);
+  const words = normaliseIntentText(text).split(" ").filter(Boolean);
   return words.every((w) => FILLER_WORDS.has(w));
 }
 

@@ -2,7 +2,7 @@
  * Weak intents: what a model sends to aic_compile when it did not bother to state the task.
  * The inject hook swaps such an intent for the user's own prompt (prewarmed on submit).
  */
-import { isWeakIntent as serviceThinksWeak } from "../../service/intent.js";
+import { normaliseIntentText, isWeakIntent as serviceThinksWeak } from "../../service/intent.js";
 
 /** The intent the MCP tool assumes when none is given; also weak. */
 export const OMITTED_INTENT = "understand project structure, architecture, and recent changes";
@@ -38,17 +38,9 @@ const PLACEHOLDERS = new Set([
   "understand project structure architecture and recent changes", // OMITTED_INTENT
 ]);
 
-function normalizeIntent(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 export function isWeakIntent(intent: unknown): boolean {
   if (typeof intent !== "string") return true;
-  const n = normalizeIntent(intent);
+  const n = normaliseIntentText(intent);
   return n.length < 3 || PLACEHOLDERS.has(n) || serviceThinksWeak(intent);
 }
 
