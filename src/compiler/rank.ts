@@ -59,6 +59,7 @@ export const WEIGHTS = {
   docsPrior: 0.3,
   otherPrior: 0.45,
   auxPrior: 0.5,
+  otherLanguagePrior: 0.6,
 };
 
 const TEST_PATH =
@@ -95,13 +96,44 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
-export function priorFor(path: string, lang: string, intent: Intent): number {
+/** Languages that are one family for the "main language" prior. */
+const FAMILY: Record<string, string> = {
+  typescript: "js",
+  tsx: "js",
+  javascript: "js",
+  vue: "js",
+  svelte: "js",
+  c: "c",
+  cpp: "c",
+};
+const familyOf = (lang: string) => FAMILY[lang] ?? lang;
+
+/**
+ * The project's main code language family, when one clearly dominates (>= 60% of code files):
+ * code in other languages (a Python project's bundled JS, a TS app's helper scripts) is less
+ * likely to be what a request is about.
+ */
+export function mainFamily(langs: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const lang of langs) {
+    if (!CODE_LANGS.has(lang)) continue;
+    const fam = familyOf(lang);
+    counts.set(fam, (counts.get(fam) ?? 0) + 1);
+    total++;
+  }
+  for (const [fam, c] of counts) if (c >= 0.6 * total) return fam;
+  return undefined;
+}
+
+export function priorFor(path: string, lang: string, intent: Intent, main?: string): number {
   const aboutTests = intent.taskClass === "test";
   const aboutDocs = intent.taskClass === "docs";
   if (isTestPath(path)) return aboutTests ? 1 : WEIGHTS.testPrior;
   if (DOC_LANGS.has(lang) || DOC_PATH.test(path)) return aboutDocs ? 1 : WEIGHTS.docsPrior;
   if (!CODE_LANGS.has(lang)) return WEIGHTS.otherPrior;
   if (AUX_PATH.test(path) || VENDORED_PY.test(path)) return WEIGHTS.auxPrior;
+  if (main !== undefined && familyOf(lang) !== main) return WEIGHTS.otherLanguagePrior;
   return 1;
 }
 
@@ -214,6 +246,7 @@ export function rankFiles(input: RankInput): RankOutput {
   });
   const indexOf = new Map(paths.map((p, i) => [p, i]));
 
+  const main = mainFamily(files.map((f) => f.entry.lang));
   const parts: ScoreParts[] = files.map((f) => ({
     content: 0,
     summary: 0,
@@ -224,7 +257,7 @@ export function rankFiles(input: RankInput): RankOutput {
     graph: 0,
     related: 0,
     previous: 0,
-    prior: priorFor(f.path, f.entry.lang, intent),
+    prior: priorFor(f.path, f.entry.lang, intent, main),
   }));
 
   // Lexical fields.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeIntent } from "../../src/compiler/intent.js";
 import { ProjectIndex } from "../../src/compiler/project-index.js";
 import { ImportResolver } from "../../src/compiler/imports.js";
-import { rankFiles } from "../../src/compiler/rank.js";
+import { mainFamily, priorFor, rankFiles } from "../../src/compiler/rank.js";
 import { scanProject } from "../../src/compiler/scan.js";
 import { pythonProject, writeFiles } from "./fixtures.js";
 
@@ -88,6 +88,17 @@ describe("rank", () => {
     expect(related.findIndex((r) => r.path === "app/address.py")).toBeLessThan(
       ranked.findIndex((r) => r.path === "app/address.py"),
     );
+  });
+
+  it("ranks code outside the project's main language down a little", () => {
+    expect(mainFamily(["python", "python", "python", "javascript", "markdown"])).toBe("python");
+    expect(mainFamily(["python", "typescript", "tsx", "javascript"])).toBe("js");
+    expect(mainFamily(["python", "go"])).toBeUndefined();
+    const intent = analyzeIntent("render the page");
+    expect(
+      priorFor("sphinx/themes/basic/static/searchtools.js", "javascript", intent, "python"),
+    ).toBeLessThan(1);
+    expect(priorFor("sphinx/builders/html.py", "python", intent, "python")).toBe(1);
   });
 
   it("is deterministic", () => {
