@@ -7,7 +7,7 @@
 import type { Region, Tier } from "./types.js";
 import type { CodeSymbol } from "./syntax.js";
 import type { Intent } from "./intent.js";
-import { termFrequencies } from "./terms.js";
+import { cachedIdentifierTerms, termFrequencies } from "./terms.js";
 
 export interface PackCandidate {
   path: string;
@@ -125,6 +125,8 @@ function scoreUnit(unit: Omit<Unit, "score">, lines: string[], opts: PackOptions
   // Longer units match more terms by chance; damp by length a little.
   score /= Math.sqrt(Math.max(10, unit.endLine - unit.startLine + 1) / 10);
   const short = unit.name.slice(unit.name.lastIndexOf(".") + 1);
+  // The unit's own name says what it is about: its terms count once more.
+  for (const t of new Set(cachedIdentifierTerms(short))) score += opts.termWeights.get(t) ?? 0;
   for (const id of opts.intent.identifiers) {
     const last = id.slice(id.lastIndexOf(".") + 1);
     if (id === unit.name || (last === short && short.length > 2))
