@@ -123,7 +123,7 @@ function scoreUnit(unit: Omit<Unit, "score">, lines: string[], opts: PackOptions
     if (w) score += w * (1 + Math.log(count));
   }
   // Longer units match more terms by chance; damp by length a little.
-  score /= Math.sqrt(Math.max(10, unit.endLine - unit.startLine + 1) / 10);
+  score /= Math.pow(Math.max(10, unit.endLine - unit.startLine + 1) / 10, 0.35);
   const short = unit.name.slice(unit.name.lastIndexOf(".") + 1);
   // The unit's own name says what it is about: its terms count once more.
   for (const t of new Set(cachedIdentifierTerms(short))) score += opts.termWeights.get(t) ?? 0;
