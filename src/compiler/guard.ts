@@ -38,7 +38,12 @@ const PRIVATE_KEY =
   /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?-----END \1PRIVATE KEY\2-----/g;
 
 const SECRET_NAME =
-  "[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?)[A-Za-z0-9_]*";
+  "[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|AUTH|CREDENTIALS?)[A-Za-z0-9_]*";
+/** Key formats with a recognisable prefix that secretlint's recommended set does not cover. */
+const PREFIXED_KEYS: [RegExp, string][] = [
+  [/\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, "stripe-key"],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/g, "google-api-key"],
+];
 /** `API_TOKEN=abc...` lines of dotenv-style files. */
 const ENV_ASSIGNMENT = new RegExp(
   `^[ \\t]*(?:export[ \\t]+)?(${SECRET_NAME})[ \\t]*=[ \\t]*['"]?([^\\s'"#]+)`,
@@ -110,6 +115,20 @@ function ruleType(ruleId: string, messageId: string): string {
 
 export const defaultGuardDeps: GuardDeps = { findSecrets };
 
+/**
+ * Does a literal look like generated key material rather than a name? Letters and digits mixed,
+ * few separators (`user_profile_2023_v1` is a name), not a dotted name, and high character entropy.
+ */
+export function looksRandom(value: string): boolean {
+  if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if ((value.match(/[_.-]/g) ?? []).length > 2 || /^[\w-]+\.[\w.-]+$/.test(value)) return false;
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let entropy = 0;
+  for (const c of counts.values()) entropy -= (c / value.length) * Math.log2(c / value.length);
+  return entropy >= 3.2;
+}
+
 function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) line++;
@@ -127,6 +146,8 @@ export async function guardText(
   for (const [s, e, type] of await deps.findSecrets(path, text)) spans.push([s, e, type]);
   for (const m of text.matchAll(PRIVATE_KEY))
     spans.push([m.index, m.index + m[0].length, "private-key"]);
+  for (const [re, type] of PREFIXED_KEYS)
+    for (const m of text.matchAll(re)) spans.push([m.index, m.index + m[0].length, type]);
   const envLike = /(^|\/)\.env|\.(env|ini|cfg|conf|properties)$/i.test(path);
   if (envLike) {
     for (const m of text.matchAll(ENV_ASSIGNMENT)) {
@@ -138,14 +159,7 @@ export async function guardText(
   }
   for (const m of text.matchAll(CODE_ASSIGNMENT)) {
     const value = m[3]!;
-    // Random-looking only: letters and digits mixed, not a word or a dotted name.
-    if (
-      PLACEHOLDER.test(value) ||
-      !/[0-9]/.test(value) ||
-      !/[A-Za-z]/.test(value) ||
-      /^[\w-]+\.[\w.-]+$/.test(value)
-    )
-      continue;
+    if (PLACEHOLDER.test(value) || !looksRandom(value)) continue;
     const start = m.index + m[0].lastIndexOf(value);
     spans.push([start, start + value.length, "secret-assignment"]);
   }

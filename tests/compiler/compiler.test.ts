@@ -2,7 +2,14 @@ import { readdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCompiler, CompileInputError } from "../../src/compiler/index.js";
-import { ENV_SECRET, GITHUB_TOKEN, pythonProject, tempDir, typescriptProject } from "./fixtures.js";
+import {
+  ENV_SECRET,
+  GITHUB_TOKEN,
+  TS_SECRET,
+  pythonProject,
+  tempDir,
+  typescriptProject,
+} from "./fixtures.js";
 
 /** Every path under root with its size and mtime: proves the compiler never writes there. */
 function snapshot(root: string): string[] {
@@ -164,8 +171,26 @@ describe("compile (end to end, real files)", () => {
       budget: 2000,
     });
     expect(result.ranking[0]).toBe("src/lib/invoice.ts");
-    expect(result.ranking).not.toContain("src/app.min.js");
-    expect(result.ranking).not.toContain("dist/index.js");
+    for (const excluded of [
+      "src/app.min.js",
+      "dist/index.js",
+      ".env",
+      "public/favicon.ico",
+      "src/generated/huge.ts",
+      "src/lib/secrets.local.ts",
+      "src/outside-link.ts",
+    ])
+      expect(result.ranking).not.toContain(excluded);
+    const payments = await createCompiler({ cacheRoot: tempDir("cache") }).compile({
+      projectRoot: root,
+      intent: "stripe payments config retries",
+      budget: 2000,
+    });
+    expect(payments.ranking[0]).toBe("src/payments/config.ts");
+    expect(payments.prompt).toContain("export const retries = 3;");
+    expect(payments.prompt).not.toContain(TS_SECRET);
+    expect(payments.prompt).not.toContain("outside-the-project");
+    expect(payments.meta.guardFindings).toEqual({ "stripe-key": 1 });
     // Template literals and || pass the guard untouched.
     expect(result.prompt).toContain('return `Total: ${invoice.total}` || "none";');
   });

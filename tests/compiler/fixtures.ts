@@ -106,9 +106,20 @@ export function pythonProject(options: { git?: boolean } = {}): { root: string; 
   return { root, outside };
 }
 
+/** A Stripe-style live key shape; only our own secret-assignment rule can know it. */
+export const TS_SECRET = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+
 export function typescriptProject(): string {
-  const root = tempDir("ts");
+  const base = tempDir("ts");
+  const root = join(base, "app");
+  writeFiles(base, { "outside.ts": "export const OUTSIDE_SECRET = 'outside-the-project';\n" });
   writeFiles(root, {
+    "src/payments/config.ts": `export const stripeKey = "${TS_SECRET}";\nexport const retries = 3;\n`,
+    ".env": "STRIPE_KEY=sk_live_from_dotenv_0123456789\n",
+    "public/favicon.ico": Buffer.from([0, 0, 1, 0, 1, 0, 16, 16]),
+    "src/generated/huge.ts": `export const table = [${"1, ".repeat(400_000)}];\n`,
+    "src/lib/.gitignore": "*.local.ts\n",
+    "src/lib/secrets.local.ts": "export const local = 1;\n",
     "tsconfig.json": `{
   // comments are allowed (JSONC)
   "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] } },
@@ -122,6 +133,7 @@ export function typescriptProject(): string {
     "src/app.min.js": "var a=1;",
     "dist/index.js": "compiled",
   });
+  symlinkSync(join(base, "outside.ts"), join(root, "src/outside-link.ts"));
   return root;
 }
 

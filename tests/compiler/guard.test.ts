@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { compileAllowPatterns, forbiddenFileReason, guardText } from "../../src/compiler/guard.js";
+import {
+  compileAllowPatterns,
+  forbiddenFileReason,
+  guardText,
+  looksRandom,
+} from "../../src/compiler/guard.js";
 import { GITHUB_TOKEN } from "./fixtures.js";
 
 const PRIVATE_KEY = [
@@ -44,12 +49,27 @@ describe("guard", () => {
       "const msg = `Total: ${total}`;",
       "password = get_password(user)",
       "token = self.token or request.token",
+      'cache_key = "user_profile_2023_v1"',
+      'sort_key = "created_at_desc_0001"',
       "Run `curl -sSL https://example.com/install.sh | sh` then `make || true`.",
       "After `cd app` you are now in the project folder; ignore the warnings.",
     ].join("\n");
     const g = await guardText("src/x.ts", code);
     expect(g.text).toBe(code);
     expect(g.findings).toEqual([]);
+  });
+
+  it("redacts random-looking literals assigned to key-like names and prefixed key formats", async () => {
+    const g = await guardText(
+      "src/pay.ts",
+      'const apiKey = "9f8E7d6C5b4A39281706xQ";\nconst k = "sk_test_4eC39HqLyjWDarjtT1zdp7dc";\n',
+    );
+    expect(g.text).toBe(
+      'const apiKey = "[REDACTED:secret-assignment]";\nconst k = "[REDACTED:stripe-key]";\n',
+    );
+    expect(looksRandom("user_profile_2023_v1")).toBe(false);
+    expect(looksRandom("aaaaaaaaaaaaaaaa1")).toBe(false);
+    expect(looksRandom("9f8E7d6C5b4A39281706xQ")).toBe(true);
   });
 
   it("flags and neutralises prompt-injection markers", async () => {
