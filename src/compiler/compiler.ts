@@ -12,7 +12,14 @@ import { scanProject, type ScanDeps, defaultScanDeps } from "./scan.js";
 import { analyzeIntent } from "./intent.js";
 import { ProjectIndex, type IndexedFile, type WorkerIndexer } from "./project-index.js";
 import { indexInWorker } from "./worker-indexer.js";
-import { loadIndex, saveExtras, saveIndex } from "./index-cache.js";
+import {
+  fromStoredGraph,
+  loadIndex,
+  saveExtras,
+  saveIndex,
+  toStoredGraph,
+  type StoredGraph,
+} from "./index-cache.js";
 import { ImportResolver, importNeighbours, readTsPaths } from "./imports.js";
 import { rankFiles } from "./rank.js";
 import {
@@ -80,6 +87,8 @@ interface ProjectState {
     resolver: ImportResolver;
     graph: Map<string, string[]>;
   };
+  /** The graph saved with the on-disk index, used once if nothing changed since. */
+  storedGraph?: StoredGraph;
 }
 
 export function validateRequest(request: CompileRequest): {
@@ -137,7 +146,12 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     let state = projects.get(root);
     if (!state) {
       const loaded = loadIndex(join(cacheRoot, projectHash(root)));
-      state = { index: loaded.index, loadNote: loaded.note, guarded: new BoundedMap(256) };
+      state = {
+        index: loaded.index,
+        loadNote: loaded.note,
+        guarded: new BoundedMap(256),
+        storedGraph: loaded.graph,
+      };
       projects.set(root, state);
     }
     return state;
@@ -205,8 +219,16 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
         indexed.map((f) => f.path),
         readTsPaths(tsconfig),
       );
-      state.imports = { tsconfig, resolver, graph: importNeighbours(indexed, resolver) };
+      const stored = state.storedGraph;
+      const reuse =
+        !refreshed.changed && stored !== undefined && stored.tsconfig === (tsconfig ?? "");
+      state.imports = {
+        tsconfig,
+        resolver,
+        graph: reuse ? fromStoredGraph(stored) : importNeighbours(indexed, resolver),
+      };
     }
+    state.storedGraph = undefined;
     const { resolver, graph } = state.imports;
     const related = (request.toolOutputs ?? []).flatMap((o) => o.relatedFiles ?? []);
     const { ranked, termWeights } = rankFiles({
@@ -305,7 +327,8 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     if (refreshed.changed || extrasDirty) {
       try {
         const dir = join(cacheRoot, projectHash(root));
-        if (refreshed.changed) saveIndex(dir, state.index);
+        if (refreshed.changed)
+          saveIndex(dir, state.index, toStoredGraph(tsconfig, state.imports.graph));
         else saveExtras(dir, state.index);
       } catch (err) {
         // The cache is an optimisation: a read-only AIC_HOME must not fail the compile.

@@ -78,13 +78,20 @@ export class ImportResolver {
   private readonly files: Set<string>;
   /** Python dotted module name -> file, computed from package roots (folders without __init__.py). */
   private readonly pyModules = new Map<string, string>();
+  private pyModulesReady = false;
 
   constructor(
     paths: string[],
     private readonly tsPaths?: TsPaths,
   ) {
     this.files = new Set(paths);
-    for (const p of paths) {
+  }
+
+  /** Python module names, computed on first use (a cached import graph may make it unneeded). */
+  private modules(): Map<string, string> {
+    if (this.pyModulesReady) return this.pyModules;
+    this.pyModulesReady = true;
+    for (const p of this.files) {
       if (!isPython(p)) continue;
       const parts = p.replace(/\.pyi?$/, "").split("/");
       // Walk up while the folder is a package; the first non-package folder is the root.
@@ -97,8 +104,10 @@ export class ImportResolver {
       const name = modParts.join(".");
       // Prefer the shortest path when two roots define the same module (e.g. src/ vs a copy in docs/).
       const prev = this.pyModules.get(name);
-      if (!prev || p.length < prev.length) this.pyModules.set(name, p);
+      if (!prev || p.length < prev.length || (p.length === prev.length && p < prev))
+        this.pyModules.set(name, p);
     }
+    return this.pyModules;
   }
 
   resolve(fromPath: string, spec: string): string | undefined {
@@ -109,7 +118,7 @@ export class ImportResolver {
 
   private resolvePython(fromPath: string, spec: string): string | undefined {
     const dots = /^\.*/.exec(spec)![0].length;
-    if (dots === 0) return this.pyModules.get(spec);
+    if (dots === 0) return this.modules().get(spec);
     let base = dirname(fromPath);
     for (let i = 1; i < dots; i++) base = dirname(base);
     const rest = spec.slice(dots).split(".").filter(Boolean).join("/");

@@ -14,7 +14,7 @@ import { ProjectIndex, Vocabulary, type FileStamp, type IndexEntry } from "./pro
 import type { CodeSymbol } from "./syntax.js";
 
 /** Bump when the entry format or the term extraction changes: old caches are then ignored. */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 const INDEX_FILE = "index.json";
 const EXTRAS_FILE = "extras.json";
 const TERMS_FILE = "terms.bin";
@@ -35,8 +35,18 @@ interface StoredEntry {
   x?: string;
 }
 
+/** Import neighbours as saved: valid while the file set and tsconfig.json are unchanged. */
+export interface StoredGraph {
+  /** tsconfig.json text the graph was resolved with ("" when absent). */
+  tsconfig: string;
+  paths: string[];
+  /** neighbours[i] = indexes into `paths`. */
+  neighbours: number[][];
+}
+
 interface StoredIndex {
   format: number;
+  graph?: StoredGraph;
   /** Random id also written at the start of terms.bin: a mismatch means a torn write. */
   generation: number;
   vocab: string[];
@@ -73,7 +83,11 @@ function writeAtomic(path: string, body: unknown): void {
   renameSync(tmp, path);
 }
 
-export function loadIndex(dir: string): { index: ProjectIndex; note?: string } {
+export function loadIndex(dir: string): {
+  index: ProjectIndex;
+  note?: string;
+  graph?: StoredGraph;
+} {
   const stored = readJson<StoredIndex>(join(dir, INDEX_FILE));
   if (stored === "missing") return { index: new ProjectIndex(), note: "no index cache yet" };
   if (stored === "corrupt")
@@ -121,11 +135,14 @@ export function loadIndex(dir: string): { index: ProjectIndex; note?: string } {
     const [size, mtimeMs, hash] = stored.files[path]!;
     stamps.set(path, { size, mtimeMs, hash });
   }
-  return { index: new ProjectIndex(new Vocabulary(stored.vocab), entries, stamps) };
+  return {
+    index: new ProjectIndex(new Vocabulary(stored.vocab), entries, stamps),
+    graph: stored.graph,
+  };
 }
 
 /** Writes the big index file: call when files were added, changed or removed. */
-export function saveIndex(dir: string, index: ProjectIndex): void {
+export function saveIndex(dir: string, index: ProjectIndex, graph?: StoredGraph): void {
   const pruned = index.prune();
   ensurePrivateDir(dir);
   // Re-number the vocabulary only when entries went away, so dead terms do not pile up.
@@ -172,6 +189,7 @@ export function saveIndex(dir: string, index: ProjectIndex): void {
     vocab: vocab.words,
     files,
     entries,
+    graph,
   } satisfies StoredIndex);
   saveExtras(dir, index);
   if (pruned > 0)
@@ -205,4 +223,28 @@ export function saveExtras(dir: string, index: ProjectIndex): void {
     ];
   }
   writeAtomic(join(dir, EXTRAS_FILE), { format: INDEX_FORMAT, entries } satisfies StoredExtras);
+}
+
+export function toStoredGraph(
+  tsconfig: string | undefined,
+  graph: Map<string, string[]>,
+): StoredGraph {
+  const paths = [...graph.keys()].sort();
+  const index = new Map(paths.map((p, i) => [p, i]));
+  return {
+    tsconfig: tsconfig ?? "",
+    paths,
+    neighbours: paths.map((p) =>
+      graph
+        .get(p)!
+        .map((q) => index.get(q) ?? -1)
+        .filter((i) => i >= 0),
+    ),
+  };
+}
+
+export function fromStoredGraph(stored: StoredGraph): Map<string, string[]> {
+  return new Map(
+    stored.paths.map((p, i) => [p, stored.neighbours[i]!.map((j) => stored.paths[j]!)]),
+  );
 }

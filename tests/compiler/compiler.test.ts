@@ -163,6 +163,28 @@ describe("compile (end to end, real files)", () => {
     expect(failed[1].status).toBe("fulfilled");
   });
 
+  it("answers the same from the saved index and import graph as from a fresh build", async () => {
+    const { root } = pythonProject();
+    const cacheRoot = tempDir("cache");
+    const request = {
+      projectRoot: root,
+      intent: "verify_password with hash_password",
+      budget: 2000,
+    };
+    const fresh = await createCompiler({ cacheRoot }).compile(request);
+    const fromCache = await createCompiler({ cacheRoot }).compile(request);
+    expect((fromCache.trace as { index: { read: number } }).index.read).toBe(0);
+    expect(fromCache.ranking).toEqual(fresh.ranking);
+    expect(fromCache.prompt).toBe(fresh.prompt);
+    const graphParts = (r: typeof fresh) =>
+      (r.trace as { ranking: { path: string; parts: { graph: number } }[] }).ranking.map((x) => [
+        x.path,
+        x.parts.graph,
+      ]);
+    expect(graphParts(fromCache)).toEqual(graphParts(fresh));
+    expect(graphParts(fresh).some(([, g]) => (g as number) > 0)).toBe(true);
+  });
+
   it("ranks and packs TypeScript with tsconfig paths", async () => {
     const root = typescriptProject();
     const result = await createCompiler({ cacheRoot: tempDir("cache") }).compile({
