@@ -6,8 +6,9 @@
  * that). The compiler is imported lazily so other subcommands do not pay for it.
  */
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
+import { broadRootReason } from "../service/project-root.js";
 
 export interface CompileCliOptions {
   project?: string;
@@ -50,6 +51,18 @@ function parseBudget(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
+/** `/` or the home folder would scan the whole disk (or every project) before failing. */
+function refuseBroadRoot(projectRoot: string): void {
+  let real: string;
+  try {
+    real = realpathSync(projectRoot);
+  } catch {
+    return; // missing or unreadable: compile() says which, precisely
+  }
+  const reason = broadRootReason(real);
+  if (reason !== undefined) throw new UsageError(`Project folder ${projectRoot} ${reason}.`);
+}
+
 export async function runCompile(opts: CompileCliOptions): Promise<void> {
   try {
     if (!opts.project) throw new UsageError("no project: pass --project DIR.");
@@ -59,6 +72,7 @@ export async function runCompile(opts: CompileCliOptions): Promise<void> {
     const intent = readIntent(opts);
     const budgetArg = parseBudget(opts.budget);
     const projectRoot = resolve(opts.project);
+    refuseBroadRoot(projectRoot);
     const [{ CompileInputError }, { loadProjectConfig, ConfigError }, { createForwardingCompile }] =
       await Promise.all([
         import("../compiler/index.js"),

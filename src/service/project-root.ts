@@ -45,21 +45,25 @@ export function resolveProjectRoot(raw: unknown, homeDir: string = homedir()): s
     );
   }
   const root = realpathSync(given);
-  if (parse(root).root === root) {
-    throw new AicInputError(
-      `projectRoot ${given} is the filesystem root; pass the folder of one project instead`,
-    );
-  }
+  const reason = broadRootReason(root, homeDir);
+  if (reason !== undefined) throw new AicInputError(`projectRoot ${given} ${reason}`);
+  return root;
+}
+
+/**
+ * Why `root` (already real) must not be compiled as one project, or undefined when it may. Shared
+ * by every entry point that takes a project folder, the CLI included.
+ */
+export function broadRootReason(root: string, homeDir: string = homedir()): string | undefined {
+  if (parse(root).root === root)
+    return "is the filesystem root; pass the folder of one project instead";
   let home: string | undefined;
   try {
     home = realpathSync(homeDir);
   } catch {
     home = undefined;
   }
-  if (home !== undefined && root === home) {
-    throw new AicInputError(
-      `projectRoot ${given} is your home folder itself; pass the folder of one project inside it`,
-    );
-  }
-  return root;
+  if (home !== undefined && root === home)
+    return "is your home folder itself; pass the folder of one project inside it";
+  return undefined;
 }
