@@ -38,7 +38,7 @@ const PRIVATE_KEY =
   /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?-----END \1PRIVATE KEY\2-----/g;
 
 const SECRET_NAME =
-  "[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|AUTH|CREDENTIALS?)[A-Za-z0-9_]*";
+  "[A-Za-z0-9_]{0,40}(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|KEY|AUTH|CREDENTIALS?)[A-Za-z0-9_]{0,40}";
 /** Key formats with a recognisable prefix that secretlint's recommended set does not cover. */
 const PREFIXED_KEYS: [RegExp, string][] = [
   [/\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, "stripe-key"],
@@ -51,7 +51,7 @@ const ENV_ASSIGNMENT = new RegExp(
 );
 /** `api_key = "sk_live_..."` in code: only a quoted literal that looks random, never an expression. */
 const CODE_ASSIGNMENT = new RegExp(
-  `\\b(${SECRET_NAME})["']?[ \\t]*[:=][ \\t]*(["'])([A-Za-z0-9+/_\\-.=]{16,})\\2`,
+  `\\b(${SECRET_NAME})["']?[ \\t]*[:=][ \\t]*(["'])([A-Za-z0-9+/_\\-.=]{16,512})\\2`,
   "gi",
 );
 const PLACEHOLDER =

@@ -42,17 +42,24 @@ const TASK_WORDS = new Set(
 
 const CODE_EXT =
   "py|pyi|pyx|ts|tsx|js|jsx|mjs|cjs|mts|cts|json|md|rst|txt|toml|cfg|ini|yaml|yml|go|rs|java|rb|c|h|cc|cpp|hpp|cs|php|swift|kt|scala|sh|vue|svelte|css|scss|html";
-const PATH_RE = new RegExp(`(?:[A-Za-z0-9_.@-]+/)*[A-Za-z0-9_.@-]+\\.(?:${CODE_EXT})\\b`, "g");
-const PY_FRAME_RE = /File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>.]*))?/g;
+// Every quantifier is bounded and paths start only where a path-like run starts: issue texts
+// carry long blobs (base64, minified lines) that would make open-ended patterns quadratic.
+const SEGMENT = "[A-Za-z0-9_.@-]{1,120}";
+const PATH_START = "(?<![A-Za-z0-9_.@/-])";
+const PATH_RE = new RegExp(
+  `${PATH_START}(?:${SEGMENT}/){0,40}${SEGMENT}\\.(?:${CODE_EXT})\\b`,
+  "g",
+);
+const PY_FRAME_RE = /File "([^"\n]{1,500})", line (\d{1,9})(?:, in ([A-Za-z_<>][\w<>.]{0,200}))?/g;
 const JS_FRAME_RE =
-  /at (?:([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+)(?::\d+)?\)?/g;
+  /at (?:([\w$.<>]{1,200}) )?\(?((?:[A-Za-z]:)?[^\s():]{1,500}\.[A-Za-z]{1,10}):(\d{1,9})(?::\d+)?\)?/g;
 const FILE_LINE_RE = new RegExp(
-  `((?:[A-Za-z0-9_.@-]+/)*[A-Za-z0-9_.@-]+\\.(?:${CODE_EXT})):(\\d+)`,
+  `${PATH_START}((?:${SEGMENT}/){0,40}${SEGMENT}\\.(?:${CODE_EXT})):(\\d{1,9})`,
   "g",
 );
 const BACKTICK_RE = /```[\w-]*\n([\s\S]*?)```|`([^`\n]+)`/g;
 const QUOTED_RE = /"([^"\n]{8,200})"|'([^'\n]{8,200})'/g;
-const DOTTED_RE = /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b/g;
+const DOTTED_RE = /\b[A-Za-z_][A-Za-z0-9_]{0,100}(?:\.[A-Za-z_][A-Za-z0-9_]{0,100}){1,20}\b/g;
 const WORD_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
 /** Word cues for the task class; first match wins in this order. */
@@ -122,6 +129,7 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
     for (const m of source.matchAll(BACKTICK_RE)) {
       const code = m[1] ?? m[2] ?? "";
       for (const w of code.matchAll(WORD_RE)) {
+        if (w[0].length > 100) continue; // a blob, not a name
         if (w[0].length > 2) identifiers.add(w[0]);
         addTerms(identifierTerms(w[0]), 1.0 * scale);
       }
@@ -136,6 +144,7 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
     }
     for (const w of source.matchAll(WORD_RE)) {
       const word = w[0];
+      if (word.length > 100) continue; // a blob, not a word
       const lower = word.toLowerCase();
       if (TASK_WORDS.has(lower) || isStopword(lower)) continue;
       if (looksLikeIdentifier(word)) {

@@ -73,6 +73,16 @@ describe("intent", () => {
     expect(intent.identifiers).toContain("verify_password");
   });
 
+  it("finds paths and frames next to long blobs (base64, minified lines)", () => {
+    const blob = "QUJD".repeat(20_000);
+    const intent = analyzeIntent(
+      `token ${blob}\nsee ./src/auth/login.ts and (pkg/mod.py:12)\n${"x".repeat(50_000)}`,
+    );
+    expect(intent.paths).toEqual(expect.arrayContaining(["src/auth/login.ts", "pkg/mod.py"]));
+    expect(intent.frames).toEqual(expect.arrayContaining([{ path: "pkg/mod.py", line: 12 }]));
+    expect(intent.identifiers.every((id) => id.length <= 100)).toBe(true);
+  });
+
   it("classifies the task only as a hint", () => {
     expect(classifyTask("fix the crash in the parser")).toBe("bugfix");
     expect(classifyTask("write unit tests for the parser")).toBe("test");
