@@ -5,7 +5,13 @@
  * files by itself (a "fix" and an "add" on the same subject get the same files).
  */
 import type { TaskClass } from "./types.js";
-import { identifierTerms, isStopword, normalizeTerm, splitIdentifier } from "./terms.js";
+import {
+  identifierTerms,
+  isStopword,
+  MAX_IDENTIFIER,
+  normalizeTerm,
+  splitIdentifier,
+} from "./terms.js";
 
 export interface StackFrame {
   path: string;
@@ -129,7 +135,7 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
     for (const m of source.matchAll(BACKTICK_RE)) {
       const code = m[1] ?? m[2] ?? "";
       for (const w of code.matchAll(WORD_RE)) {
-        if (w[0].length > 100) continue; // a blob, not a name
+        if (w[0].length > MAX_IDENTIFIER) continue; // a blob, not a name
         if (w[0].length > 2) identifiers.add(w[0]);
         addTerms(identifierTerms(w[0]), 1.0 * scale);
       }
@@ -144,7 +150,7 @@ export function analyzeIntent(text: string, options: AnalyzeOptions = {}): Inten
     }
     for (const w of source.matchAll(WORD_RE)) {
       const word = w[0];
-      if (word.length > 100) continue; // a blob, not a word
+      if (word.length > MAX_IDENTIFIER) continue; // a blob, not a word
       const lower = word.toLowerCase();
       if (TASK_WORDS.has(lower) || isStopword(lower)) continue;
       if (looksLikeIdentifier(word)) {

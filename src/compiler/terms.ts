@@ -91,8 +91,12 @@ export function normalizeTerm(term: string): string {
   return w;
 }
 
+export const MAX_IDENTIFIER = 100;
+
 /** Terms of one identifier: its parts, plus the joined identifier when it has several parts. */
 export function identifierTerms(identifier: string): string[] {
+  // Longer "words" are data (base64, hashes, minified code), and splitting them is quadratic.
+  if (identifier.length > MAX_IDENTIFIER) return [];
   const parts = splitIdentifier(identifier);
   const out: string[] = [];
   for (const p of parts) {

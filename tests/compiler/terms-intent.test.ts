@@ -26,6 +26,15 @@ describe("terms", () => {
     expect(normalizeTerm("address")).toBe("address");
   });
 
+  it("ignores blobs longer than any real name", () => {
+    expect(identifierTerms("A".repeat(5000))).toEqual([]);
+    expect([...termFrequencies(`TOKEN${"A".repeat(200_000)} parse_url`).keys()]).toEqual([
+      normalizeTerm("parse"),
+      "url",
+      "parseurl",
+    ]);
+  });
+
   it("drops language keywords", () => {
     const tf = termFrequencies("def foo(self):\n    return None");
     expect([...tf.keys()]).toEqual(["foo"]);
