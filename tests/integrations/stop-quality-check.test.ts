@@ -20,16 +20,17 @@ beforeAll(async () => {
   hooks = await buildHooks();
 });
 
-function tsProject(files: Record<string, string>, eslintConfig?: string): Sandbox {
+function tsProject(files: Record<string, string>, eslintConfig?: string | null): Sandbox {
   const sb = makeSandbox();
   mkdirSync(join(sb.root, "node_modules/.bin"), { recursive: true });
   for (const bin of ["eslint", "tsc"])
     symlinkSync(join(REPO_ROOT, "node_modules/.bin", bin), join(sb.root, "node_modules/.bin", bin));
-  writeFileSync(
-    join(sb.root, "eslint.config.mjs"),
-    eslintConfig ??
-      'export default [{ files: ["**/*.js"], languageOptions: { sourceType: "module" }, rules: { "no-unused-vars": "error" } }];\n',
-  );
+  if (eslintConfig !== null)
+    writeFileSync(
+      join(sb.root, "eslint.config.mjs"),
+      eslintConfig ??
+        'export default [{ files: ["**/*.js"], languageOptions: { sourceType: "module" }, rules: { "no-unused-vars": "error" } }];\n',
+    );
   writeFileSync(
     join(sb.root, "tsconfig.json"),
     JSON.stringify({
@@ -165,6 +166,20 @@ describe("AIC-stop-quality-check", () => {
     writeFileSync(join(bare.root, "src/a.ts"), 'export const n: number = "x";\n');
     await edit(bare, ["src/a.ts"]);
     expect((await stop(bare)).json).toEqual({});
+  });
+
+  // Red if an ESLint the project never configured (a dependency's dependency) ran anyway: it
+  // exits 2 on every stop and `aic doctor` then reports a hook failure (first-install QA).
+  it("skips an installed ESLint the project does not configure, and still runs tsc", async () => {
+    const sb = tsProject(
+      { "src/bad.js": "const unused = 1;\n", "src/types.ts": 'export const n: number = "x";\n' },
+      null,
+    );
+    await edit(sb, ["src/bad.js", "src/types.ts"]);
+    const out = (await stop(sb)).json as { followup_message?: string };
+    expect(out.followup_message).toMatch(/src\/types\.ts:1:14 TS2322/);
+    expect(out.followup_message).not.toMatch(/src\/bad\.js|no-unused-vars/);
+    expect(readHealth(sb)).toEqual([]);
   });
 
   it("does not blame the edits for a broken ESLint config; the health log says what failed", async () => {

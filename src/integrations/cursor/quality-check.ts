@@ -5,7 +5,7 @@
  * limit.
  * A tool that crashes or cannot start is reported to the health log, never blamed on the edits.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { localBin, type LocalBin } from "./local-bin.js";
 
@@ -133,6 +133,42 @@ function nearest(
   }
 }
 
+const ESLINT_CONFIGS = [
+  "eslint.config.js",
+  "eslint.config.mjs",
+  "eslint.config.cjs",
+  "eslint.config.ts",
+  "eslint.config.mts",
+  "eslint.config.cts",
+  ".eslintrc",
+  ".eslintrc.js",
+  ".eslintrc.cjs",
+  ".eslintrc.json",
+  ".eslintrc.yaml",
+  ".eslintrc.yml",
+];
+
+/**
+ * Does the project configure ESLint for `dir` (a config file there or above it, up to the project
+ * root)? An ESLint that only arrived as some dependency's dependency has no config, exits 2 on
+ * every run and would fill the health log with failures that are not the project's.
+ */
+function configuresEslint(projectRoot: string, dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (ESLINT_CONFIGS.some((name) => existsSync(join(d, name)))) return true;
+    if (declaresEslintConfig(join(d, "package.json"))) return true;
+    if (d === projectRoot || !d.startsWith(projectRoot + sep)) return false;
+  }
+}
+
+function declaresEslintConfig(packageJson: string): boolean {
+  try {
+    return "eslintConfig" in (JSON.parse(readFileSync(packageJson, "utf8")) as object);
+  } catch {
+    return false;
+  }
+}
+
 /** Files grouped by the folder a tool must run from (a monorepo package, or the root). */
 function groupBy(
   files: string[],
@@ -171,6 +207,7 @@ export async function checkEditedFiles(
   const eslintDir = (f: string) =>
     nearest(projectRoot, f, (d) => binIn(d, "eslint", "eslint") !== undefined);
   for (const [dir, files] of groupBy(lintable, eslintDir)) {
+    if (!configuresEslint(projectRoot, dir)) continue;
     const eslint = binIn(dir, "eslint", "eslint")!;
     result.ran.push(`eslint in ${where(dir)}`);
     const args = [
