@@ -30,6 +30,8 @@ export interface EditContext {
   layout: Layout;
   created: Set<string>;
   compacted: Set<string>;
+  /** Commands of the entries AIC owns once this edit is done (foreign entries never share one). */
+  ownedCommands: ReadonlySet<string>;
 }
 
 /** How to find one owned entry in a fresh parse: its event, full digest and command. */
@@ -235,16 +237,33 @@ export function addEntries(
   for (const [event, list] of byEvent) {
     const slot = existing.get(event);
     if (slot) {
-      const ins = appendChildren(text, slot.array, layout, renderEntries(list));
+      const last = slot.array.items[slot.array.items.length - 1];
+      const foreign = last !== undefined && !ctx.ownedCommands.has(commandOf(last) ?? "");
+      const ins = appendChildren(text, slot.array, layout, renderEntries(list), foreign);
       insertions.push(opened(`event:${event}`, ins));
     }
   }
   if (newEvents.length > 0) {
     insertions.push(
-      opened("hooks", appendChildren(text, doc.hooks, layout, renderEvents(newEvents))),
+      opened(
+        "hooks",
+        appendChildren(
+          text,
+          doc.hooks,
+          layout,
+          renderEvents(newEvents),
+          foreignLastEvent(doc.hooks, ctx),
+        ),
+      ),
     );
   }
   return applyInsertions(text, insertions);
+}
+
+/** Is the last member of `hooks` an event the user wrote (not one AIC created)? */
+function foreignLastEvent(hooks: JsonObject, ctx: EditContext): boolean {
+  const last = hooks.members[hooks.members.length - 1];
+  return last !== undefined && !ctx.created.has(`event:${last.key.value}`);
 }
 
 /** A new container holding children, laid out like the document. */

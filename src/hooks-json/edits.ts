@@ -30,6 +30,26 @@ export interface Insertion {
   insert: string;
   /** True when the container was written as `[]` / `{}` and we opened it onto new lines. */
   openedCompact: boolean;
+  /** Where a separating comma goes when `insert` lands after a comment (see appendChildren). */
+  commaAt?: number;
+}
+
+/**
+ * A comment the user wrote on the same line after a child (`{ "command": "x" } // why`), with
+ * the child's comma if it has one there. `lineEnd` is where that line breaks. Undefined when the
+ * rest of the line holds no comment, or the comment runs onto another line.
+ */
+function sameLineComment(
+  text: string,
+  from: number,
+): { comma: number; lineEnd: number } | undefined {
+  // Block comments on the line, then at most one line comment (it runs to the line break).
+  const m =
+    /^[ \t]*(,?)[ \t]*((?:\/\*(?:(?!\*\/)[^\r\n])*\*\/[ \t]*)*)(\/\/[^\r\n]*)?(?=\r?\n)/.exec(
+      text.slice(from),
+    );
+  if (!m || (m[2] === "" && m[3] === undefined)) return undefined;
+  return { comma: m[1] ? from + m[0].indexOf(",") : -1, lineEnd: from + m[0].length };
 }
 
 /** Children rendered for the indentation (and one-line or not) they will sit at. */
@@ -50,6 +70,7 @@ export function appendChildren(
   container: Container,
   layout: Layout,
   render: RenderChildren,
+  lastIsForeign = false,
 ): Insertion {
   const kids = children(container);
   const parentIndent = lineIndent(text, container.start);
@@ -67,7 +88,13 @@ export function appendChildren(
       isContainer(container, kids.length - 1) && !/[\r\n]/.test(text.slice(last.start, last.end));
     const style = oneLine ? { ...layout, inline: true } : layout;
     const joined = joinChildren(render(indent, style), indent, { ...style, inline: false });
-    return { at: last.end, insert: `,${layout.newline}${indent}${joined}`, openedCompact: false };
+    const body = `${layout.newline}${indent}${joined}`;
+    // A comment after the user's last child annotates that child: ours go on the lines after it.
+    const tail = lastIsForeign ? sameLineComment(text, last.end) : undefined;
+    if (tail && tail.comma >= 0)
+      return { at: tail.lineEnd, insert: `${body},`, openedCompact: false };
+    if (tail) return { at: tail.lineEnd, insert: body, openedCompact: false, commaAt: last.end };
+    return { at: last.end, insert: `,${body}`, openedCompact: false };
   }
   const at = container.start + 1;
   const indent = parentIndent + layout.unit;
@@ -82,7 +109,8 @@ export function appendChildren(
 
 /** Apply insertions computed against the same text, from the highest offset down. */
 export function applyInsertions(text: string, insertions: Insertion[]): string {
-  return [...insertions]
+  return insertions
+    .flatMap((ins) => (ins.commaAt === undefined ? [ins] : [ins, { at: ins.commaAt, insert: "," }]))
     .sort((x, y) => y.at - x.at)
     .reduce((out, ins) => splice(out, ins.at, ins.at, ins.insert), text);
 }
@@ -123,8 +151,14 @@ export function removalSpans(
     const run = Array.from({ length: b - a + 1 }, (_, k) => a + k);
     if (a > 0) {
       // Kept child before the run: take each removed child with the comma before it.
-      if (run.every((j) => separator(child(j - 1).end, child(j).start))) {
+      const rest = run.slice(1).every((j) => separator(child(j - 1).end, child(j).start));
+      const commented = rest
+        ? afterCommentSpans(text, child(a - 1).end, child(a).start, child(b).end)
+        : undefined;
+      if (rest && separator(child(a - 1).end, child(a).start)) {
         spans.push({ from: child(a - 1).end, to: child(b).end });
+      } else if (commented) {
+        spans.push(...commented);
       } else {
         for (const j of run) spans.push(whole(j), { from: commas[j - 1]!, to: commas[j - 1]! + 1 });
       }
@@ -161,6 +195,30 @@ export function removalSpans(
     }
   }
   return { spans, restored };
+}
+
+/**
+ * The exact inverse of appendChildren's after-a-comment case: the run [runStart, runEnd) sits on
+ * the lines after the kept child's same-line comment. With our trailing comma after the run the
+ * comma before the comment was the user's; without it, it was ours.
+ */
+function afterCommentSpans(
+  text: string,
+  keptEnd: number,
+  runStart: number,
+  runEnd: number,
+): Deletion[] | undefined {
+  const tail = sameLineComment(text, keptEnd);
+  if (!tail || tail.comma < 0 || !isBlank(text, tail.lineEnd, runStart)) return undefined;
+  // The line break the comment ended on must follow the run, or the comment would swallow it.
+  const breaksAt = (at: number) => /^\r?\n/.test(text.slice(at, at + 2));
+  if (text[runEnd] === ",")
+    return breaksAt(runEnd + 1) ? [{ from: tail.lineEnd, to: runEnd + 1 }] : undefined;
+  if (tail.comma !== keptEnd || !breaksAt(runEnd)) return undefined;
+  return [
+    { from: keptEnd, to: keptEnd + 1 },
+    { from: tail.lineEnd, to: runEnd },
+  ];
 }
 
 /** Apply deletions computed against the same text, from the highest offset down. */

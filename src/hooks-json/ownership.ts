@@ -103,6 +103,7 @@ export function planOwnedEntries(request: PlanRequest): PlanResult {
     layout: original === null ? DEFAULT_LAYOUT : detectLayout(original),
     created: new Set(receipt?.created ?? []),
     compacted: new Set(receipt?.compacted ?? []),
+    ownedCommands: new Set([...keep, ...updates.map((u) => u.to), ...adds].map((d) => d.command)),
   };
   let text = original;
   for (const u of updates) text = replaceEntry(text!, refOf(u.from), u.to.pairs, ctx);
@@ -200,15 +201,16 @@ export function repairOwnedEntries(request: RepairRequest): PlanResult {
     if (missing.length > 0) throw new AbsenceUnprovenError();
     throw new ConflictError("remainder-drift");
   }
+  const desired = receipt.entries.map((e) =>
+    renderOne({ event: e.event, ...e.spec }, receipt.grammar, receipt.scope),
+  );
   const ctx: EditContext = {
     mode,
     layout: original === null ? DEFAULT_LAYOUT : detectLayout(original),
     created: new Set(receipt.created),
     compacted: new Set(receipt.compacted),
+    ownedCommands: new Set(desired.map((d) => d.command)),
   };
-  const desired = receipt.entries.map((e) =>
-    renderOne({ event: e.event, ...e.spec }, receipt.grammar, receipt.scope),
-  );
   const restored = missing.map((m) => desired[receipt.entries.indexOf(m.entry)]!);
   const text = addEntries(
     original,

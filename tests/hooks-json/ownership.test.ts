@@ -66,6 +66,42 @@ describe("install", () => {
     expect(removeOwnedEntries({ bytes: r.bytes, receipt: r.receipt }).bytes).toEqual(enc(FOREIGN));
   });
 
+  // Red if AIC's entries were spliced in before a comment the user wrote after their last entry:
+  // the comment would then annotate AIC's entry (first-install QA). Removal is the exact inverse.
+  it("keeps a same-line comment on the user's entry it annotates, and removes back to the bytes", () => {
+    const two = [START, { ...START, argv: ["node", ".cursor/hooks/AIC-2.cjs"] }];
+    const cases = [
+      ['{ "command": "./greet.sh" } // greets', '{ "command": "./greet.sh" }, // greets'],
+      ['{ "command": "./greet.sh" }, // greets', '{ "command": "./greet.sh" }, // greets'],
+      [
+        '{ "command": "./greet.sh" } /* a */ /* b */',
+        '{ "command": "./greet.sh" }, /* a */ /* b */',
+      ],
+    ];
+    for (const [line, kept] of cases) {
+      for (const nl of ["\n", "\r\n"]) {
+        const text = `{${nl}  "version": 1,${nl}  "hooks": {${nl}    "sessionStart": [${nl}      ${line}${nl}    ]${nl}  }${nl}}${nl}`;
+        const r = install(text, two);
+        const out = dec(r.bytes);
+        expect(out).toContain(
+          `      ${kept}${nl}      { "command": "node .cursor/hooks/AIC-init.cjs" },${nl}`,
+        );
+        expect(() => parseHooksDocument(r.bytes)).not.toThrow();
+        expect(verifyOwned({ bytes: r.bytes, receipt: r.receipt }).owned).toBe(true);
+        expect(install(r.bytes, two, r.receipt).changed).toBe(false);
+        const updated = install(
+          r.bytes,
+          [...two, { ...START, argv: ["node", ".cursor/hooks/AIC-3.cjs"] }],
+          r.receipt,
+        );
+        for (const done of [r, updated])
+          expect(dec(removeOwnedEntries({ bytes: done.bytes, receipt: done.receipt }).bytes)).toBe(
+            text,
+          );
+      }
+    }
+  });
+
   // Red if a repeated install rewrote anything or returned the caller's own buffer.
   it("is a byte-for-byte no-op the second time and never mutates its input", () => {
     const first = install(FOREIGN);
