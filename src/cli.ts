@@ -9,6 +9,7 @@ import { registerDoctorCommand } from "./cli/doctor.js";
 import { registerInspectCommand } from "./cli/inspect.js";
 import { registerInstallCommand } from "./cli/install.js";
 import { registerLastCommand } from "./cli/last.js";
+import { exitQuietlyWhenStdoutCloses } from "./cli/output/closed-pipe.js";
 import { registerProjectsCommand } from "./cli/projects.js";
 import { registerServeCommand } from "./cli/serve.js";
 import { registerStatusCommand } from "./cli/status.js";
@@ -39,4 +40,5 @@ registerStatusCommand(program);
 registerUninstallCommand(program);
 registerWearCommands(program);
 
+exitQuietlyWhenStdoutCloses();
 await program.parseAsync(process.argv);
