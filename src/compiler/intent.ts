@@ -51,8 +51,8 @@ const CODE_EXT =
 // Every quantifier is bounded and paths start only where a path-like run starts: issue texts
 // carry long blobs (base64, minified lines) that would make open-ended patterns quadratic.
 const SEGMENT = "[A-Za-z0-9_.@-]{1,120}";
-// A path starts after a non-path character, with an optional leading "/" (absolute paths).
-const PATH_START = "(?<![A-Za-z0-9_.@/-])/?";
+// A path starts after a non-path character or a "/" (URLs, absolute paths), never mid-name.
+const PATH_START = "(?<![A-Za-z0-9_.@-])/?";
 const PATH_RE = new RegExp(
   `${PATH_START}(?:${SEGMENT}/){0,40}${SEGMENT}\\.(?:${CODE_EXT})\\b`,
   "g",

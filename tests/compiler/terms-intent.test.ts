@@ -85,9 +85,15 @@ describe("intent", () => {
   it("finds paths and frames next to long blobs (base64, minified lines)", () => {
     const blob = "QUJD".repeat(20_000);
     const intent = analyzeIntent(
-      `token ${blob}\nsee ./src/auth/login.ts and (pkg/mod.py:12) at /home/u/proj/lib/util.py:7\n${"x".repeat(50_000)}`,
+      `token ${blob}\nsee ./src/auth/login.ts and (pkg/mod.py:12) at /home/u/proj/lib/util.py:7, https://github.com/o/r/blob/main/src/pkg/scales.py#L3\n${"x".repeat(50_000)}`,
     );
-    expect(intent.paths).toEqual(expect.arrayContaining(["src/auth/login.ts", "pkg/mod.py"]));
+    expect(intent.paths).toEqual(
+      expect.arrayContaining([
+        "src/auth/login.ts",
+        "pkg/mod.py",
+        "/github.com/o/r/blob/main/src/pkg/scales.py",
+      ]),
+    );
     expect(intent.frames).toEqual(
       expect.arrayContaining([
         { path: "pkg/mod.py", line: 12 },
