@@ -17,7 +17,7 @@ import {
   removeDirIfEmpty,
   removeFile,
 } from "./files.js";
-import { EXCLUDE_LINE } from "./git-exclude.js";
+import { EXCLUDE_LINES } from "./git-exclude.js";
 import { planHooksRemoval } from "./hooks-file.js";
 import { acquireTargetLocks, defaultLockDeps, type LockDeps } from "./lock.js";
 import { canonicalDigest, editMcpJson, parseMcpJson } from "./mcp-json.js";
@@ -291,11 +291,16 @@ function removeOwnedParts(
     }
     case "exclude": {
       const lines = current.toString("utf8").split("\n");
-      const at = lines.lastIndexOf(EXCLUDE_LINE);
-      if (at >= 0) {
+      const removed: string[] = [];
+      for (const { line } of EXCLUDE_LINES) {
+        const at = lines.lastIndexOf(line);
+        if (at < 0) continue;
         lines.splice(at, 1);
+        removed.push(line);
+      }
+      if (removed.length > 0) {
         writer.write(path, Buffer.from(lines.join("\n"), "utf8"));
-        result.notes.push(`removed ${EXCLUDE_LINE} from ${key}`);
+        result.notes.push(`removed ${removed.join(" and ")} from ${key}`);
       }
       return true;
     }

@@ -3,6 +3,7 @@
  * package so manifest and version changes can be simulated: obsolete scripts, rule versions,
  * foreign files, the lock.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -278,6 +279,36 @@ describe("installCursor (in-process)", () => {
     // *.json matches state.json but not the folder's logs and snapshots: still excluded.
     expect(await excludeAfterInstall("*.json\n")).toContain(".aic/");
     expect(await excludeAfterInstall("/.aic/\n")).not.toContain(".aic/");
+  });
+
+  // Red if the deployed scripts were left for git to list: they embed this machine's AIC path,
+  // and the compiler (which lists files as git does) packed them into every project's context,
+  // ahead of the user's code (first-install QA).
+  it("keeps the deployed hook scripts out of git, also for a project in a subfolder", async () => {
+    const pkg = fixturePackage(["AIC-a.cjs"]);
+    const regs: HookRegistration[] = [{ event: "stop", script: "AIC-a.cjs" }];
+    const sbx = sandbox({ git: true });
+    const project = join(sbx.project, "packages", "app");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "index.ts"), "export {};\n");
+    const excludePath = join(sbx.project, ".git/info/exclude");
+    const before = read(excludePath);
+    await installCursor({ projectRoot: project }, deps(sbx, pkg, ["AIC-a.cjs"], regs));
+    const listed = spawnSync("git", ["ls-files", "-co", "--exclude-standard"], {
+      cwd: project,
+      encoding: "utf8",
+    }).stdout.split("\n");
+    expect(listed).toContain("index.ts");
+    expect(listed).toContain(".cursor/hooks.json");
+    expect(existsSync(join(project, ".cursor/hooks/AIC-a.cjs"))).toBe(true);
+    expect(listed.filter((f) => f.startsWith(".cursor/hooks/") || f.startsWith(".aic/"))).toEqual(
+      [],
+    );
+    await uninstallCursor(
+      { projectRoot: project },
+      defaultUninstallDeps({ env: sbx.env, home: sbx.home }),
+    );
+    expect(read(excludePath)).toBe(before);
   });
 
   it("refuses to guess when the receipts are damaged", async () => {
