@@ -60,7 +60,7 @@ const MESSAGES = {
   "foreign-command-collision":
     "hooks.json already has an entry AIC does not own that runs the same command. Remove or change that entry, then retry.",
   "owned-entry-missing":
-    "An entry AIC installed is no longer in hooks.json. Run repair to restore it, or install without the receipt.",
+    "An entry AIC installed is no longer in hooks.json. Installing again puts it back when nothing else in the file changed.",
   "owned-entry-edited":
     "An entry AIC installed was edited or moved in hooks.json. Restore it or remove it by hand, then retry.",
   "owned-entry-duplicated": "An entry AIC installed appears more than once in hooks.json.",

@@ -416,7 +416,11 @@ describe("update", () => {
     const r = install(new Uint8Array(), [STOP, START]);
     const gone = enc(dec(r.bytes).replace(/,\n {4}"sessionStart"[\s\S]*?\]/, ""));
     expect(dec(gone)).not.toContain("AIC-init");
-    expect(errorOf(() => install(gone, [STOP, START], r.receipt)).code).toBe("owned-entry-missing");
+    const err = errorOf(() => install(gone, [STOP, START], r.receipt));
+    expect(err.code).toBe("owned-entry-missing");
+    // The message reaches users through `aic doctor`: it names what they can do, not an API.
+    expect(err.message).toMatch(/Installing again puts it back/);
+    expect(err.message).not.toMatch(/repair|receipt/i);
   });
 });
 
