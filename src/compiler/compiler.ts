@@ -315,11 +315,11 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
         pathOnly: items.filter((i) => i.tier === "path").length,
       };
     };
-    let prompt = renderPrompt(shownIntent, items, left());
+    let prompt = renderPrompt(shownIntent, items, left(), ranked.length);
     let used = count(prompt);
     while (used > budget && items.length > 0) {
       items = items.slice(0, -1);
-      prompt = renderPrompt(shownIntent, items, left());
+      prompt = renderPrompt(shownIntent, items, left(), ranked.length);
       used = count(prompt);
     }
     lap("render", t);

@@ -23,7 +23,12 @@ export function renderIntent(intent: string): string {
   return `# Task\n\n${intent.trim()}\n\n`;
 }
 
-export function renderPrompt(intent: string, items: PackedItem[], left: LeftOut): string {
+export function renderPrompt(
+  intent: string,
+  items: PackedItem[],
+  left: LeftOut,
+  candidates = 1,
+): string {
   let out = renderIntent(intent);
   const content = items.filter((i) => i.tier !== "path");
   const paths = items.filter((i) => i.tier === "path");
@@ -36,12 +41,16 @@ export function renderPrompt(intent: string, items: PackedItem[], left: LeftOut)
     for (const item of paths) out += renderSection(item);
     out += "\n";
   }
-  out += renderLeftOut(left);
+  out += renderLeftOut(left, candidates);
   return out;
 }
 
-export function renderLeftOut(left: LeftOut): string {
+export function renderLeftOut(left: LeftOut, candidates = 1): string {
   const notes: string[] = [];
+  if (candidates === 0)
+    notes.push(
+      "No project file could be considered: the project is empty, or every file is ignored or excluded.",
+    );
   if (left.unlisted > 0)
     notes.push(`${left.unlisted} lower-ranked files did not fit the token budget.`);
   if (left.pathOnly > 0)

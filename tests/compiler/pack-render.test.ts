@@ -133,6 +133,20 @@ describe("render", () => {
     expect(renderPrompt("Fix the login", items, left)).toBe(prompt);
   });
 
+  it("says so when there was no file to consider", () => {
+    const none = {
+      unlisted: 0,
+      forbidden: 0,
+      skipped: 0,
+      redactions: 0,
+      injections: 0,
+      pathOnly: 0,
+    };
+    expect(renderPrompt("Fix it", [], none, 0)).toMatch(
+      /# Left out\n\n- No project file could be considered/,
+    );
+  });
+
   it("uses a longer fence when the file itself contains a fence", () => {
     const items = [
       {
