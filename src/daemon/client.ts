@@ -252,7 +252,9 @@ function connect(path: string, timeoutMs: number): Promise<Socket | string> {
     socket.once("error", (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       resolve(
-        err.code === "ENOENT" ? "no daemon is running" : `${err.code ?? err.message} on ${path}`,
+        err.code === "ENOENT"
+          ? `nothing listens on ${path}`
+          : `${err.code ?? err.message} on ${path}`,
       );
     });
   });

@@ -168,7 +168,8 @@ describe.skipIf(!built)("AIC-compile-context with the daemon", () => {
     const cli = (...args: string[]) => run([CLI, "daemon", ...args], sb.env);
     const down = await cli("status");
     expect(down.code).toBe(3);
-    expect(down.stdout).toMatch(/not running/);
+    // Says where it looked, not "not running (no daemon is running)".
+    expect(down.stdout).toMatch(/^aic daemon: not running \(nothing listens on .*daemon\.sock\)$/m);
 
     const up = await cli("start");
     const pid = Number(/pid (\d+)/.exec(up.stdout)?.[1]);
