@@ -11,7 +11,15 @@ export function gitCommit() {
     const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
     const dirty = execFileSync(
       "git",
-      ["status", "--porcelain", "--", "src/compiler", "src/cli/compile.ts", "bench"],
+      [
+        "status",
+        "--porcelain",
+        "--",
+        "src/compiler",
+        "src/cli/compile.ts",
+        "bench",
+        ":(exclude)bench/RESULTS.md",
+      ],
       { encoding: "utf8" },
     ).trim();
     return dirty ? `${sha} (+ uncommitted compiler changes)` : sha;
