@@ -60,11 +60,17 @@ export function renderLeftOut(left: LeftOut, candidates = 1): string {
       `${left.forbidden} secret-bearing files (.env, keys, certificates) are never included.`,
     );
   if (left.skipped > 0)
-    notes.push(`${left.skipped} files were skipped (ignored, binary, generated, or over 1 MB).`);
+    notes.push(
+      `${countOf(left.skipped, "file was", "files were")} skipped (ignored, binary, generated, or over 1 MB).`,
+    );
   if (left.redactions > 0)
     notes.push(`${left.redactions} secrets were redacted in place ([REDACTED:type]).`);
   if (left.injections > 0)
     notes.push(`${left.injections} prompt-injection markers in file content were neutralised.`);
   if (notes.length === 0) return "";
   return `# Left out\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`;
+}
+
+function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

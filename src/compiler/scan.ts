@@ -99,12 +99,23 @@ const BINARY_EXTENSIONS = new Set(
 );
 
 /** Why a path is excluded by name alone, or undefined when it is a candidate. */
+/**
+ * What `aic install cursor` deploys: the bundled hooks and the trigger rule. They describe AIC, not
+ * the project, and would otherwise outrank the user's code for broad intents ("the architecture").
+ */
+const AIC_ARTIFACT = /(^|\/)\.cursor\/(hooks\/AIC-[^/]+\.cjs|rules\/AIC\.mdc)$/;
+
+export function isAicArtifact(relPath: string): boolean {
+  return AIC_ARTIFACT.test(relPath);
+}
+
 export function builtinExclusion(relPath: string): string | undefined {
   const parts = relPath.split("/");
   for (const dir of parts.slice(0, -1)) {
     if (EXCLUDED_DIRS.has(dir) || dir.endsWith(".egg-info")) return `excluded folder ${dir}/`;
   }
   const name = parts[parts.length - 1] ?? relPath;
+  if (isAicArtifact(relPath)) return "AIC's own Cursor integration file";
   if (LOCKFILES.has(name)) return "lockfile";
   const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
   if (BINARY_EXTENSIONS.has(ext)) return "binary file type";

@@ -56,6 +56,11 @@ describe("scan", () => {
   it("names built-in exclusions", () => {
     expect(builtinExclusion("dist/index.js")).toMatch(/dist/);
     expect(builtinExclusion("src/app.min.js")).toBe("minified or source map");
+    // AIC's deployed hooks and rule describe AIC, not the project; the user's own hooks stay.
+    expect(builtinExclusion(".cursor/hooks/AIC-compile-context.cjs")).toMatch(/AIC's own/);
+    expect(builtinExclusion("web/.cursor/rules/AIC.mdc")).toMatch(/AIC's own/);
+    expect(builtinExclusion(".cursor/hooks/team-start.sh")).toBeUndefined();
+    expect(builtinExclusion(".cursor/rules/AIC-architect.mdc")).toBeUndefined();
     expect(builtinExclusion("proto/user_pb2.py")).toBe("generated file");
     expect(builtinExclusion("src/app.ts")).toBeUndefined();
   });
