@@ -202,20 +202,19 @@ export async function packFiles(
 
   for (let rank = 0; rank < candidates.length; rank++) {
     const c = candidates[rank]!;
-    const pathLine = `- ${c.path}\n`;
-    if (rank >= maxContent || remaining < 80) {
-      if (pathEntries >= maxPaths) break;
-      const cost = deps.countTokens(pathLine);
-      if (cost > remaining) break;
-      items.push({
-        path: c.path,
-        lang: c.lang,
-        tier: "path",
-        tokens: cost,
-        reason: rank >= maxContent ? "below the content cut-off" : "budget exhausted",
-      });
+    /** List the file by path only; false when the path list is full or the path does not fit. */
+    const addPathOnly = (reason: string): boolean => {
+      if (pathEntries >= maxPaths) return false;
+      const cost = deps.countTokens(`- ${c.path}\n`);
+      if (cost > remaining) return false;
+      items.push({ path: c.path, lang: c.lang, tier: "path", tokens: cost, reason });
       remaining -= cost;
       pathEntries++;
+      return true;
+    };
+    if (rank >= maxContent || remaining < 80) {
+      if (!addPathOnly(rank >= maxContent ? "below the content cut-off" : "budget exhausted"))
+        break;
       continue;
     }
     // The first files may take a large share; later ones less, so several files get a look-in.
@@ -336,18 +335,7 @@ export async function packFiles(
         continue;
       }
     }
-    if (pathEntries >= maxPaths) continue;
-    const cost = deps.countTokens(pathLine);
-    if (cost > remaining) continue;
-    items.push({
-      path: c.path,
-      lang: c.lang,
-      tier: "path",
-      tokens: cost,
-      reason: "nothing of it fits",
-    });
-    remaining -= cost;
-    pathEntries++;
+    addPathOnly("nothing of it fits");
   }
   return items;
 }
