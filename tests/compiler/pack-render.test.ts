@@ -103,6 +103,15 @@ describe("pack", () => {
 });
 
 describe("render", () => {
+  const nothingLeftOut = {
+    unlisted: 0,
+    forbidden: 0,
+    skipped: 0,
+    redactions: 0,
+    injections: 0,
+    pathOnly: 0,
+  };
+
   it("opens with the intent, heads each file with path and tier, and notes what was left out", () => {
     const items = [
       {
@@ -134,15 +143,7 @@ describe("render", () => {
   });
 
   it("says so when there was no file to consider", () => {
-    const none = {
-      unlisted: 0,
-      forbidden: 0,
-      skipped: 0,
-      redactions: 0,
-      injections: 0,
-      pathOnly: 0,
-    };
-    expect(renderPrompt("Fix it", [], none, 0)).toMatch(
+    expect(renderPrompt("Fix it", [], nothingLeftOut, 0)).toMatch(
       /# Left out\n\n- No project file could be considered/,
     );
   });
@@ -158,14 +159,7 @@ describe("render", () => {
         reason: "",
       },
     ];
-    const prompt = renderPrompt("docs", items, {
-      unlisted: 0,
-      forbidden: 0,
-      skipped: 0,
-      redactions: 0,
-      injections: 0,
-      pathOnly: 0,
-    });
+    const prompt = renderPrompt("docs", items, nothingLeftOut);
     expect(prompt).toContain("````markdown\n```sh\nls\n```\n````\n");
   });
 });
