@@ -199,17 +199,7 @@ class Parser {
       const value = this.parseValue();
       members.push({ key, value, start: key.start, end: value.end });
       this.next();
-      if (this.kind() === T.Comma) {
-        commas.push(this.offset);
-        const comma = this.offset;
-        this.next();
-        if (this.kind() === T.CloseBrace && this.mode === "strict") {
-          this.fail("trailing-comma-not-allowed", comma);
-        }
-      } else {
-        commas.push(-1);
-        if (this.kind() !== T.CloseBrace) this.fail("syntax");
-      }
+      commas.push(this.separator(T.CloseBrace));
     }
     return { type: "object", start, end: this.tokenEnd, members, commas };
   }
@@ -222,18 +212,25 @@ class Parser {
     while (this.kind() !== T.CloseBracket) {
       items.push(this.parseValue());
       this.next();
-      if (this.kind() === T.Comma) {
-        commas.push(this.offset);
-        const comma = this.offset;
-        this.next();
-        if (this.kind() === T.CloseBracket && this.mode === "strict") {
-          this.fail("trailing-comma-not-allowed", comma);
-        }
-      } else {
-        commas.push(-1);
-        if (this.kind() !== T.CloseBracket) this.fail("syntax");
-      }
+      commas.push(this.separator(T.CloseBracket));
     }
     return { type: "array", start, end: this.tokenEnd, items, commas };
+  }
+
+  /**
+   * After a member or item: consume a comma and return its offset, or return -1 when the
+   * container closes here. A trailing comma before `close` is an error in strict mode.
+   */
+  private separator(close: number): number {
+    if (this.kind() !== T.Comma) {
+      if (this.kind() !== close) this.fail("syntax");
+      return -1;
+    }
+    const comma = this.offset;
+    this.next();
+    if (this.kind() === close && this.mode === "strict") {
+      this.fail("trailing-comma-not-allowed", comma);
+    }
+    return comma;
   }
 }
