@@ -77,6 +77,8 @@ export interface Compiler {
 }
 
 interface ProjectState {
+  /** This project's on-disk index cache folder. */
+  cacheDir: string;
   index: ProjectIndex;
   /** Guarded text of recently packed files, by content hash (bounded). */
   guarded: BoundedMap<string, { text: string; findings: GuardFinding[] }>;
@@ -145,8 +147,10 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
   const stateFor = (root: string): ProjectState => {
     let state = projects.get(root);
     if (!state) {
-      const loaded = loadIndex(join(cacheRoot, projectHash(root)));
+      const cacheDir = join(cacheRoot, projectHash(root));
+      const loaded = loadIndex(cacheDir);
       state = {
+        cacheDir,
         index: loaded.index,
         loadNote: loaded.note,
         guarded: new BoundedMap(256),
@@ -326,10 +330,9 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
 
     if (refreshed.changed || extrasDirty) {
       try {
-        const dir = join(cacheRoot, projectHash(root));
         if (refreshed.changed)
-          saveIndex(dir, state.index, toStoredGraph(tsconfig, state.imports.graph));
-        else saveExtras(dir, state.index);
+          saveIndex(state.cacheDir, state.index, toStoredGraph(tsconfig, state.imports.graph));
+        else saveExtras(state.cacheDir, state.index);
       } catch (err) {
         // The cache is an optimisation: a read-only AIC_HOME must not fail the compile.
         state.loadNote = `index cache not saved: ${(err as Error).message}`;
