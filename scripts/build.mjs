@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { hookBundleOptions } from "./hook-bundle-options.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 rmSync(join(root, "dist"), { recursive: true, force: true });
@@ -26,13 +27,7 @@ for (const entry of entries) {
   await build({
     entryPoints: [join(hookSrc, entry)],
     outfile: join(root, "dist/hooks", entry.replace(/\.ts$/, ".cjs")),
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    minify: false,
-    legalComments: "none",
-    logLevel: "warning",
+    ...hookBundleOptions,
   });
 }
 console.log(`built dist/ and ${entries.length} hook bundle(s)`);

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { hookBundleOptions } from "../../scripts/hook-bundle-options.mjs";
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const HOOK_SRC = join(REPO_ROOT, "src/integrations/cursor/hooks");
@@ -24,7 +25,7 @@ const FIXTURES = join(REPO_ROOT, "tests/fixtures/cursor");
 const FIXTURE_ROOT = "/home/dev/projects/shop-api";
 
 /**
- * Bundle every hook entry with the options of scripts/build.mjs into a private folder, so the
+ * Bundle every hook entry with the same options as scripts/build.mjs into a private folder, so the
  * tests run real bundles without racing other builds of the shared dist/.
  */
 export async function buildHooks(): Promise<string> {
@@ -35,13 +36,7 @@ export async function buildHooks(): Promise<string> {
       build({
         entryPoints: [join(HOOK_SRC, entry)],
         outfile: join(out, entry.replace(/\.ts$/, ".cjs")),
-        bundle: true,
-        platform: "node",
-        target: "node20",
-        format: "cjs",
-        minify: false,
-        legalComments: "none",
-        logLevel: "warning",
+        ...hookBundleOptions,
       }),
     ),
   );
