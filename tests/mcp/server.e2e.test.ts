@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CompileSummary } from "../../src/service/compilation-service.js";
 import { CLI, connectBuiltServer } from "../service/built-cli.js";
 import { childEnv, makeSandbox, type Sandbox } from "../service/fixture-project.js";
 
@@ -29,26 +30,15 @@ async function callJson<T = Record<string, unknown>>(name: string, args: Record<
   return JSON.parse(texts(result)[0]!) as T;
 }
 
-interface Meta {
-  conversationId: string | null;
-  intent: string;
-  intentSource: string;
-  filesSelected: number;
-  filesTotal: number;
-  tokensRaw: number;
-  tokensCompiled: number;
-  budget: number;
-  cacheHit: boolean;
-  durationMs: number;
-  guardFindings: Record<string, number>;
-}
-
 async function compile(args: Record<string, unknown>) {
   const result = await call("aic_compile", { projectRoot: sandbox.project, ...args });
   expect(result.isError, texts(result).join("\n")).toBeFalsy();
   const [prompt, metaLine] = texts(result);
   expect(metaLine).toMatch(/^AIC meta: /);
-  return { prompt: prompt!, meta: JSON.parse(metaLine!.slice("AIC meta: ".length)) as Meta };
+  return {
+    prompt: prompt!,
+    meta: JSON.parse(metaLine!.slice("AIC meta: ".length)) as CompileSummary,
+  };
 }
 
 beforeAll(async () => {
@@ -101,12 +91,8 @@ describe("aic serve over stdio (built server, SDK client)", () => {
 
   it("compiles, records, caches, and invalidates the cache when a file changes", async () => {
     const intent = "unicode passwords fail to log in: hashPassword in login";
-    const first = await compile({
-      intent,
-      conversationId: "conv-1",
-      editorId: "cursor",
-      modelId: "m-1",
-    });
+    const request = { intent, conversationId: "conv-1", editorId: "cursor", modelId: "m-1" };
+    const first = await compile(request);
     expect(first.prompt).toContain(intent);
     expect(first.prompt).toContain("src/auth/password.ts");
     expect(first.meta).toMatchObject({ conversationId: "conv-1", cacheHit: false, budget: 8000 });
@@ -118,12 +104,7 @@ describe("aic serve over stdio (built server, SDK client)", () => {
     expect(readFileSync(lastPrompt, "utf8")).toBe(first.prompt);
     expect(statSync(lastPrompt).mode & 0o777).toBe(0o600);
 
-    const again = await compile({
-      intent,
-      conversationId: "conv-1",
-      editorId: "cursor",
-      modelId: "m-1",
-    });
+    const again = await compile(request);
     expect(again.meta.cacheHit).toBe(true);
     expect(again.prompt).toBe(first.prompt);
 
@@ -136,12 +117,7 @@ describe("aic serve over stdio (built server, SDK client)", () => {
       join(sandbox.project, "src/auth/password.ts"),
       "\nexport const PEPPER_VERSION = 2;\n",
     );
-    const edited = await compile({
-      intent,
-      conversationId: "conv-1",
-      editorId: "cursor",
-      modelId: "m-1",
-    });
+    const edited = await compile(request);
     expect(edited.meta.cacheHit).toBe(false);
     expect(edited.prompt).toContain("PEPPER_VERSION");
   });

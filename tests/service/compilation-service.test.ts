@@ -109,26 +109,13 @@ describe("runCompilation", () => {
   });
 
   it("keys the cache on intent, budget, model, related files (as a set), previous files and contents", async () => {
-    const base = {
-      toolOutputs: [
-        {
-          type: "test",
-          content: "FAIL login",
-          relatedFiles: ["src/db/users.ts", "src/auth/login.ts"],
-        },
-      ],
-    };
+    const testOutput = (relatedFiles: string[]) => ({
+      toolOutputs: [{ type: "test", content: "FAIL login", relatedFiles }],
+    });
+    const base = testOutput(["src/db/users.ts", "src/auth/login.ts"]);
     expect((await compiled(base)).meta.cacheHit).toBe(false);
     expect((await compiled(base)).meta.cacheHit).toBe(true);
-    const reordered = {
-      toolOutputs: [
-        {
-          type: "test",
-          content: "FAIL login",
-          relatedFiles: ["src/auth/login.ts", "src/db/users.ts"],
-        },
-      ],
-    };
+    const reordered = testOutput(["src/auth/login.ts", "src/db/users.ts"]);
     expect((await compiled(reordered)).meta.cacheHit).toBe(true);
     // The type label changes nothing, so it is not part of the key either.
     expect(
@@ -138,7 +125,7 @@ describe("runCompilation", () => {
       { ...base, intent: "invoice totals" },
       { ...base, budget: 4000 },
       { ...base, modelId: "other" },
-      { toolOutputs: [{ type: "test", content: "FAIL login", relatedFiles: ["src/db/users.ts"] }] },
+      testOutput(["src/db/users.ts"]),
       { ...base, previousFiles: ["README.md"] },
       { toolOutputs: [{ ...base.toolOutputs[0]!, content: "FAIL invoiceTotal" }] },
     ]) {
