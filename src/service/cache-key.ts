@@ -23,7 +23,8 @@ export const AIC_BUILD = buildId(fileURLToPath(new URL("../..", import.meta.url)
 export function projectFingerprint(projectRoot: string): string {
   const { files } = scanProject(projectRoot);
   const hash = createHash("sha256");
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+  // scanProject returns files sorted by path, so the hash is stable across listings.
+  for (const f of files) {
     hash.update(`${f.path}\0${f.size}\0${f.mtimeMs}\n`);
   }
   return hash.digest("hex");
