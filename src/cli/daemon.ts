@@ -16,7 +16,7 @@ import {
 } from "../daemon/client.js";
 import { daemonPaths } from "../daemon/locations.js";
 import { readLockHolder } from "../daemon/lock.js";
-import { aicPackageRoot } from "../daemon/package-root.js";
+import { aicPackageRoot } from "../install/package-info.js";
 import { idleSecsFrom, runDaemon } from "../daemon/run-daemon.js";
 
 const packageRoot = aicPackageRoot();

@@ -12,7 +12,7 @@ import type { Compiler } from "../compiler/index.js";
 import type { CompiledContext, CompileRequest } from "../compiler/types.js";
 import { buildId } from "./build-id.js";
 import { callDaemon, type DaemonClientOptions, type DaemonCallResult } from "./client.js";
-import { aicPackageRoot } from "./package-root.js";
+import { aicPackageRoot } from "../install/package-info.js";
 
 export const COMPILE_CONTEXT_METHOD = "compileContext";
 
