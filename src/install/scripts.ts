@@ -42,7 +42,8 @@ export function planScripts(
     );
     return;
   }
-  const missing = source.scripts.filter((s) => readBytes(join(source.bundleDir, s)) === null);
+  const bundles = new Map(source.scripts.map((s) => [s, readBytes(join(source.bundleDir, s))]));
+  const missing = source.scripts.filter((s) => bundles.get(s) === null);
   if (missing.length > 0) {
     plan.refusals.push(
       `AIC's hook bundles are missing from ${source.bundleDir} (${missing.join(", ")}): ` +
@@ -54,7 +55,7 @@ export function planScripts(
     const path = join(targets.hooksDir, script);
     const key = recordKey(targets.root, path);
     const before = readBytes(path);
-    const after = renderHookScript(readBytes(join(source.bundleDir, script))!, source.packageRoot);
+    const after = renderHookScript(bundles.get(script)!, source.packageRoot);
     const foreign =
       before !== null && !before.equals(after) && !writtenByAic(state.files[key], before);
     if (foreign && !force) {
