@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { aicHome, projectHash } from "../shared/paths.js";
 import type { CompiledContext, CompileRequest, CompileTrace } from "./types.js";
-import { scanProject, type ScanDeps, defaultScanDeps } from "./scan.js";
+import { scanProject, readTextIfPresent, type ScanDeps, defaultScanDeps } from "./scan.js";
 import { analyzeIntent } from "./intent.js";
 import { ProjectIndex, type IndexedFile, type WorkerIndexer } from "./project-index.js";
 import { indexInWorker } from "./worker-indexer.js";
@@ -217,7 +217,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
     t = lap("index", t);
 
     // 4. Rank.
-    const tsconfig = readOptional(join(root, "tsconfig.json"));
+    const tsconfig = readTextIfPresent(join(root, "tsconfig.json"));
     if (refreshed.changed || !state.imports || state.imports.tsconfig !== tsconfig) {
       const resolver = new ImportResolver(
         indexed.map((f) => f.path),
@@ -466,13 +466,5 @@ class BoundedMap<K, V> extends Map<K, V> {
     super.set(key, value);
     if (this.size > this.limit) super.delete(this.keys().next().value as K);
     return this;
-  }
-}
-
-function readOptional(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
   }
 }

@@ -161,7 +161,8 @@ function gitListFiles(root: string): string[] | undefined {
 
 export const defaultScanDeps: ScanDeps = { gitListFiles };
 
-function readIgnoreFile(path: string): string | undefined {
+/** A text file's content, or undefined when it is missing or unreadable (optional config). */
+export function readTextIfPresent(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -221,7 +222,7 @@ function walk(root: string, skipped: SkippedFile[]): string[] {
 const ignoreCache = new Map<string, { text: string; rules: Ignore }>();
 
 function ignoreRules(path: string): Ignore | undefined {
-  const text = readIgnoreFile(path);
+  const text = readTextIfPresent(path);
   if (text === undefined) return undefined;
   const cached = ignoreCache.get(path);
   if (cached && cached.text === text) return cached.rules;
