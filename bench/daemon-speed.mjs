@@ -37,6 +37,7 @@ import {
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchEnv, cursorFixture } from "./lib/measure.mjs";
 import { median, recordRun } from "./lib/results.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
@@ -83,21 +84,18 @@ function findProject(name) {
   return dir ? join(benchCache, dir) : join(benchCache, "psf+requests@<missing>");
 }
 
-const fixtureText = readFileSync(join(repo, "tests/fixtures/cursor/sessionStart.json"), "utf8");
-
 function payload(root, model) {
-  const p = JSON.parse(fixtureText.split("/home/dev/projects/shop-api").join(root));
-  p.model = model;
-  return JSON.stringify(p);
+  return JSON.stringify({ ...cursorFixture("sessionStart", root), model });
 }
 
 /** One hook run as Cursor does it; returns wall ms and whether it delivered context. */
 function runHook(env, root, model) {
+  const input = payload(root, model);
   const t = performance.now();
   const r = spawnSync(process.execPath, [HOOK], {
     cwd: root,
     env,
-    input: payload(root, model),
+    input,
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -178,13 +176,7 @@ async function benchProject(name) {
   cpSync(src, root, { recursive: true, filter: (p) => !p.endsWith("/.aic") });
   const home = join(base, `home-${name}`);
   mkdirSync(home);
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    AIC_HOME: join(home, ".aic"),
-    CURSOR_PROJECT_DIR: root,
-    AIC_PACKAGE_ROOT: pkg,
-  };
+  const env = benchEnv(home, { CURSOR_PROJECT_DIR: root, AIC_PACKAGE_ROOT: pkg });
   const off = { ...env, AIC_DAEMON: "off" };
   console.error(`\n[${name}] ${root}`);
 

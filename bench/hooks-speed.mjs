@@ -20,12 +20,13 @@ import {
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchEnv, cursorFixture } from "./lib/measure.mjs";
+import { median } from "./lib/results.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const hooksDir = option("--hooks") ?? join(repo, "dist/hooks");
-const fixtures = join(repo, "tests/fixtures/cursor");
 const runs =
   Number(args[args.indexOf("--runs") + 1]) > 0 ? Number(args[args.indexOf("--runs") + 1]) : 25;
 
@@ -39,21 +40,9 @@ const root = join(base, "project");
 const home = join(base, "home");
 mkdirSync(root);
 mkdirSync(home);
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  AIC_HOME: join(home, ".aic"),
-  CURSOR_PROJECT_DIR: root,
-};
+const env = benchEnv(home, { CURSOR_PROJECT_DIR: root });
 
-const fixture = (name, patch = {}) => ({
-  ...JSON.parse(
-    readFileSync(join(fixtures, `${name}.json`), "utf8")
-      .split("/home/dev/projects/shop-api")
-      .join(root),
-  ),
-  ...patch,
-});
+const fixture = (name, patch = {}) => ({ ...cursorFixture(name, root), ...patch });
 
 /** One payload per non-compiling hook, on its usual (fast) path. */
 const cases = [
@@ -103,11 +92,6 @@ function cpuOnce(argv, input) {
   if (r.status !== 0 || !m) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
   return Number(m[1]);
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // Open the gate once so the gate case measures its allow path.
 timeOnce(

@@ -16,6 +16,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchEnv } from "./lib/measure.mjs";
+import { median } from "./lib/results.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
 const cli = join(repo, "dist/cli.js");
@@ -30,7 +32,7 @@ if (!existsSync(cli)) {
 }
 
 const home = mkdtempSync(join(tmpdir(), "aic-mcp-bench-"));
-const env = { PATH: process.env.PATH, HOME: home, AIC_HOME: join(home, ".aic"), NO_COLOR: "1" };
+const env = benchEnv(home, { NO_COLOR: "1" });
 
 const SUBJECTS = [
   "parse the configuration file and report unknown keys",
@@ -48,18 +50,12 @@ const SUBJECTS = [
 ];
 const intents = Array.from({ length: runs }, (_, i) => `${SUBJECTS[i % SUBJECTS.length]} (${i})`);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const time = async (fn) => {
   const t = performance.now();
   await fn();
   return performance.now() - t;
 };
 
-const startMs = [];
 let client;
 const coldStart = await time(async () => {
   client = new Client({ name: "aic-bench", version: "1.0.0" });
@@ -73,7 +69,6 @@ const coldStart = await time(async () => {
   );
   await client.listTools();
 });
-startMs.push(coldStart);
 
 const compile = (intent) =>
   client
