@@ -9,36 +9,26 @@ import {
   upsertProject,
   type CompilationRecord,
 } from "../../src/store/index.js";
+import { compilationRecord } from "../store/helpers/compilation-record.js";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-06-15T12:00:00Z");
 
+/** Recent, cheap, clean tool-gate rows unless a test says otherwise. */
 function row(projectId: number, over: Partial<CompilationRecord>): CompilationRecord {
-  return {
+  return compilationRecord(projectId, {
     createdMs: NOW,
-    projectId,
-    conversationId: null,
     editorId: "cursor",
-    modelId: null,
     triggerSource: "tool_gate",
     intent: "x",
-    intentGiven: null,
-    intentSource: "given",
-    stepIndex: null,
-    stepIntent: null,
-    conversationTokens: null,
-    taskClass: "bugfix",
     filesSelected: 2,
-    filesTotal: 10,
     tokensRaw: 1000,
     tokensCompiled: 100,
-    tokenBudget: 8000,
-    cacheHit: false,
     durationMs: 10,
     guardCounts: {},
     topFiles: [],
     ...over,
-  };
+  });
 }
 
 function seeded() {

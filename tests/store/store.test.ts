@@ -21,40 +21,12 @@ import {
   touchSession,
   upsertProject,
   withBusyRetry,
-  type CompilationRecord,
 } from "../../src/store/index.js";
+import { compilationRecord as record } from "./helpers/compilation-record.js";
 
 function tempDb() {
   const home = mkdtempSync(join(tmpdir(), "aic-store-"));
   return { home, db: openDatabase({ env: { AIC_HOME: home } }) };
-}
-
-function record(projectId: number, over: Partial<CompilationRecord> = {}): CompilationRecord {
-  return {
-    createdMs: 1_000,
-    projectId,
-    conversationId: null,
-    editorId: null,
-    modelId: null,
-    triggerSource: null,
-    intent: "fix the login bug",
-    intentGiven: null,
-    intentSource: "given",
-    stepIndex: null,
-    stepIntent: null,
-    conversationTokens: null,
-    taskClass: "bugfix",
-    filesSelected: 3,
-    filesTotal: 10,
-    tokensRaw: 5000,
-    tokensCompiled: 900,
-    tokenBudget: 8000,
-    cacheHit: false,
-    durationMs: 12.5,
-    guardCounts: { "aws-access-key": 1 },
-    topFiles: [{ path: "src/a.ts", tier: "full", tokens: 400 }],
-    ...over,
-  };
 }
 
 describe("store", () => {

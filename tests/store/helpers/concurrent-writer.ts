@@ -16,6 +16,7 @@ import {
   upsertProject,
   writeTransaction,
 } from "../../../src/store/index.js";
+import { compilationRecord } from "./compilation-record.js";
 
 const [dbPath, barrierDir, writerId, rowsArg] = process.argv.slice(2) as [
   string,
@@ -33,30 +34,25 @@ for (let i = 0; i < rows; i++) {
   const now = Date.now();
   writeTransaction(db, () => {
     const projectId = upsertProject(db, `/projects/p${i % 3}`, now);
-    insertCompilation(db, {
-      createdMs: now,
-      projectId,
-      conversationId: `conv-${writerId}`,
-      editorId: "test",
-      modelId: null,
-      triggerSource: "concurrency-test",
-      intent: `w${writerId}-${i}`,
-      intentGiven: null,
-      intentSource: "given",
-      stepIndex: i,
-      stepIntent: null,
-      conversationTokens: null,
-      taskClass: "general",
-      filesSelected: 1,
-      filesTotal: 2,
-      tokensRaw: 100,
-      tokensCompiled: 10,
-      tokenBudget: 8000,
-      cacheHit: false,
-      durationMs: 1,
-      guardCounts: {},
-      topFiles: [],
-    });
+    insertCompilation(
+      db,
+      compilationRecord(projectId, {
+        createdMs: now,
+        conversationId: `conv-${writerId}`,
+        editorId: "test",
+        triggerSource: "concurrency-test",
+        intent: `w${writerId}-${i}`,
+        stepIndex: i,
+        taskClass: "general",
+        filesSelected: 1,
+        filesTotal: 2,
+        tokensRaw: 100,
+        tokensCompiled: 10,
+        durationMs: 1,
+        guardCounts: {},
+        topFiles: [],
+      }),
+    );
     touchSession(db, {
       conversationId: `conv-${writerId}`,
       projectId,
