@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   markGenerationCompiled,
   markProjectCompiled,
@@ -23,10 +23,8 @@ import {
 const GATE = "AIC-require-aic-compile.cjs";
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-let hooks: string;
-beforeAll(async () => {
-  hooks = await buildHooks();
-});
+// Top-level await: every test in the file runs against the same private bundles.
+const hooks = await buildHooks();
 
 function tool(sb: Sandbox, name: string, generation?: string): Record<string, unknown> {
   const p = fixture(name, sb.root);

@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OMITTED_INTENT } from "../../src/integrations/cursor/intent.js";
 import {
   buildHooks,
@@ -20,10 +20,8 @@ import {
 
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
 const CHILD = "0c9e8d7f-1a2b-4c3d-9e8f-7a6b5c4d3e2f";
-let hooks: string;
-beforeAll(async () => {
-  hooks = await buildHooks();
-});
+// Top-level await: every test in the file runs against the same private bundles.
+const hooks = await buildHooks();
 
 describe("AIC-compile-context", () => {
   it("compiles the session snapshot in-process and answers additional_context and env", async () => {

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HOOK_SCRIPTS } from "../../src/integrations/cursor/manifest.js";
 import { conversationStateDir, projectStateDir } from "../../src/integrations/shared/hook-state.js";
 import {
@@ -39,10 +39,8 @@ const NEUTRAL: Record<string, Record<string, unknown> | undefined> = {
 };
 const GATE = "AIC-require-aic-compile.cjs";
 
-let hooks: string;
-beforeAll(async () => {
-  hooks = await buildHooks();
-});
+// Top-level await: every test in the file runs against the same private bundles.
+const hooks = await buildHooks();
 
 function convDir(sb: Sandbox, conv = CONV): string {
   return conversationStateDir(sb.root, conv, sb.env);

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { conversationStateDir } from "../../src/integrations/shared/hook-state.js";
 import {
   buildHooks,
@@ -16,10 +16,8 @@ import {
 } from "./helpers.js";
 
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
-let hooks: string;
-beforeAll(async () => {
-  hooks = await buildHooks();
-});
+// Top-level await: every test in the file runs against the same private bundles.
+const hooks = await buildHooks();
 
 it("a session: start, prompt, gate, compile, edit, stop, compaction, end", async () => {
   const sb = makeSandbox();

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   buildHooks,
   fixture,
@@ -15,10 +15,8 @@ import {
   type Sandbox,
 } from "./helpers.js";
 
-let hooks: string;
-beforeAll(async () => {
-  hooks = await buildHooks();
-});
+// Top-level await: every test in the file runs against the same private bundles.
+const hooks = await buildHooks();
 
 function tsProject(files: Record<string, string>, eslintConfig?: string | null): Sandbox {
   const sb = makeSandbox();
