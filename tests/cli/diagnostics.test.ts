@@ -34,24 +34,9 @@ beforeAll(async () => {
   const db = openDatabase({ path: join(sb.aicHome, "aic.sqlite") });
   const deps = { db: () => db, homeDir: sb.home };
   const base = { projectRoot: sb.project, conversationId: "conv-7", editorId: "cursor" };
-  await runCompilation(
-    {
-      ...base,
-      intent: "hashPassword and unicode logins",
-      stepIndex: 0,
-      triggerSource: "tool_gate",
-    },
-    deps,
-  );
-  await runCompilation(
-    {
-      ...base,
-      intent: "hashPassword and unicode logins",
-      stepIndex: 1,
-      triggerSource: "tool_gate",
-    },
-    deps,
-  );
+  const gate = { ...base, intent: "hashPassword and unicode logins", triggerSource: "tool_gate" };
+  await runCompilation({ ...gate, stepIndex: 0 }, deps);
+  await runCompilation({ ...gate, stepIndex: 1 }, deps);
   await runCompilation(
     { ...base, intent: "invoiceTotal rounding", stepIndex: 2, triggerSource: "session_start" },
     deps,
