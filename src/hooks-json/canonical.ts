@@ -38,7 +38,7 @@ export function digest(domain: string, canonical: string): string {
   return createHash("sha256").update(`${domain}\n`, "utf8").update(canonical, "utf8").digest("hex");
 }
 
-export const ENTRY_DOMAIN = "aic-hooks-json-entry-v1";
+const ENTRY_DOMAIN = "aic-hooks-json-entry-v1";
 export const REMAINDER_DOMAIN = "aic-hooks-json-remainder-v1";
 
 export function entryDigest(entry: JsonValue): string {

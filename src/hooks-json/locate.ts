@@ -137,7 +137,7 @@ function objectOf(parts: Array<[string, string]>): string {
   return `{${sorted.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
 }
 
-export function hasComment(text: string, node: JsonValue): boolean {
+function hasComment(text: string, node: JsonValue): boolean {
   const scanner = createScanner(text.slice(node.start, node.end), false);
   for (let kind = scanner.scan(); kind !== T.EOF; kind = scanner.scan()) {
     if (kind === T.LineComment || kind === T.BlockComment) return true;

@@ -27,11 +27,11 @@ import { join } from "node:path";
 
 /** Project commands are plain `node .cursor/hooks/X.cjs` (valid in every shell); user-scope ones
  * are absolute and quoted for the platform's shell. */
-export function grammarFor(targets: InstallTargets): ShellGrammar {
+function grammarFor(targets: InstallTargets): ShellGrammar {
   return targets.scope === "user" && process.platform === "win32" ? "powershell" : "posix";
 }
 
-export function desiredSpecs(
+function desiredSpecs(
   targets: InstallTargets,
   registrations: readonly HookRegistration[],
 ): OwnedEntrySpec[] {
@@ -125,7 +125,7 @@ function fixFor(err: HooksJsonError): string {
   }
 }
 
-export function describeHooksError(key: string, err: HooksJsonError): string {
+function describeHooksError(key: string, err: HooksJsonError): string {
   return `${key}: ${err.message} (${fixFor(err)})`;
 }
 

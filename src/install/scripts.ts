@@ -11,7 +11,7 @@ import type { InstallState } from "./state.js";
 import { pathOfKey, recordKey, type InstallTargets } from "./targets.js";
 
 /** The bundles contain this exact literal (quotes included); deployment puts the package root there. */
-export const PACKAGE_ROOT_PLACEHOLDER = '"__AIC_PACKAGE_ROOT__"';
+const PACKAGE_ROOT_PLACEHOLDER = '"__AIC_PACKAGE_ROOT__"';
 
 export function renderHookScript(bundle: Buffer, packageRoot: string): Buffer {
   const text = bundle.toString("utf8");

@@ -50,8 +50,8 @@ export interface InstallState {
   pendingMcpEntry?: string;
 }
 
-export const STATE_FILE = "state.json";
-export const SNAPSHOT_DIR = "snapshots";
+const STATE_FILE = "state.json";
+const SNAPSHOT_DIR = "snapshots";
 
 export function emptyState(aicVersion: string, scope: InstallScope): InstallState {
   return { format: 1, aicVersion, scope, files: {}, snapshots: {}, createdDirs: [] };
@@ -90,7 +90,7 @@ export function loadState(stateDir: string): InstallState | undefined {
 }
 
 /** A fixed key order, so the same state always serializes to the same bytes. */
-export function serializeState(state: InstallState): Buffer {
+function serializeState(state: InstallState): Buffer {
   const ordered: InstallState = {
     format: state.format,
     aicVersion: state.aicVersion,
