@@ -56,7 +56,7 @@ export interface CompilerDeps {
   indexInWorker?: WorkerIndexer;
 }
 
-export const defaultCompilerDeps: CompilerDeps = {
+const defaultCompilerDeps: CompilerDeps = {
   scan: defaultScanDeps,
   guard: defaultGuardDeps,
   countTokens: defaultCountTokens,
@@ -93,7 +93,7 @@ interface ProjectState {
   storedGraph?: StoredGraph;
 }
 
-export function validateRequest(request: CompileRequest): {
+function validateRequest(request: CompileRequest): {
   root: string;
   budget: number;
   intent: string;
@@ -427,11 +427,7 @@ export function createCompiler(options: CompilerOptions = {}): Compiler {
 }
 
 /** The intent as shown in the prompt: whole, or cut at a line or word to `maxTokens`, marked. */
-export function fitIntent(
-  intent: string,
-  maxTokens: number,
-  count: (text: string) => number,
-): string {
+function fitIntent(intent: string, maxTokens: number, count: (text: string) => number): string {
   const total = count(intent);
   if (total <= maxTokens) return intent;
   const note = `\n[... intent truncated to fit the budget; ${total} tokens in all]`;

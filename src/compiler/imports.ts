@@ -9,10 +9,10 @@ const PY_FROM = /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]
 const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
 const JS_IMPORT = /(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*['"]([^'"\n]+)['"]/g;
 
-export function isPython(path: string) {
+function isPython(path: string) {
   return /\.pyi?$/.test(path);
 }
-export function isScript(path: string) {
+function isScript(path: string) {
   return /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(path);
 }
 

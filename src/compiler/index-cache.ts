@@ -14,7 +14,7 @@ import { ProjectIndex, Vocabulary, type FileStamp, type IndexEntry } from "./pro
 import type { CodeSymbol } from "./syntax.js";
 
 /** Bump when the entry format or the term extraction changes: old caches are then ignored. */
-export const INDEX_FORMAT = 9;
+const INDEX_FORMAT = 9;
 const INDEX_FILE = "index.json";
 const EXTRAS_FILE = "extras.json";
 const TERMS_FILE = "terms.bin";

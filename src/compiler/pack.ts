@@ -57,7 +57,7 @@ export function sectionHeader(path: string, tier: Tier, detail: string): string 
   return `## ${path} (${tier}${detail ? `: ${detail}` : ""})\n`;
 }
 
-export function fenceFor(text: string, lang: string): [string, string] {
+function fenceFor(text: string, lang: string): [string, string] {
   let longest = 2;
   for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
   const fence = "`".repeat(longest + 1);
@@ -182,7 +182,7 @@ function section(path: string, lang: string, tier: Tier, detail: string, body: s
   return `${sectionHeader(path, tier, detail)}${open}${body}${body.endsWith("\n") ? "" : "\n"}${close}\n`;
 }
 
-export function regionDetail(regions: Region[]): string {
+function regionDetail(regions: Region[]): string {
   return regions.map((r) => `${r.symbol ?? ""} L${r.startLine}-${r.endLine}`.trim()).join(", ");
 }
 

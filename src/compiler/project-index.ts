@@ -85,7 +85,7 @@ const LANGS: Record<string, string> = {
   sql: "sql",
 };
 
-export function languageOf(path: string): string {
+function languageOf(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
   return LANGS[ext] ?? "other";
@@ -107,7 +107,7 @@ const NOT_METHODS = new Set([
   "with",
 ]);
 
-export function extractDefs(lang: string, source: string): string[] {
+function extractDefs(lang: string, source: string): string[] {
   const out = new Set<string>();
   if (lang === "python") for (const m of source.matchAll(PY_DEF)) out.add(m[1]!);
   else if (lang === "typescript" || lang === "tsx" || lang === "javascript") {
@@ -117,7 +117,7 @@ export function extractDefs(lang: string, source: string): string[] {
   return [...out];
 }
 
-export function contentHash(buf: Buffer): string {
+function contentHash(buf: Buffer): string {
   return createHash("sha1").update(buf).digest("hex");
 }
 
@@ -133,7 +133,7 @@ export function decodeText(buf: Buffer): { text: string } | { skip: string } {
   }
 }
 
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.length / 3.6);
 }
 

@@ -43,7 +43,7 @@ export interface RankInput {
 }
 
 /** Weights of the fused score; lexical parts are normalised to [0, 1] first. */
-export const WEIGHTS = {
+const WEIGHTS = {
   content: 1.0,
   summary: 0.3,
   path: 0.35,
@@ -92,7 +92,7 @@ const CODE_LANGS = new Set([
 ]);
 const DOC_LANGS = new Set(["markdown", "rst", "text"]);
 
-export function isTestPath(path: string): boolean {
+function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 

@@ -16,7 +16,7 @@ import {
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
-export const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 1024 * 1024;
 
 export interface ScannedFile {
   /** Project-relative, `/`-separated. */
@@ -105,7 +105,7 @@ const BINARY_EXTENSIONS = new Set(
  */
 const AIC_ARTIFACT = /(^|\/)\.cursor\/(hooks\/AIC-[^/]+\.cjs|rules\/AIC\.mdc)$/;
 
-export function isAicArtifact(relPath: string): boolean {
+function isAicArtifact(relPath: string): boolean {
   return AIC_ARTIFACT.test(relPath);
 }
 
