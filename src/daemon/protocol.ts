@@ -19,9 +19,6 @@ export const PROTOCOL_VERSION = 1;
 /** A request line larger than this is refused (and the connection closed): no unbounded buffers. */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
-export const DAEMON_METHODS = ["status", "compile", "shutdown"] as const;
-export type DaemonMethod = (typeof DAEMON_METHODS)[number];
-
 export interface DaemonRequest {
   v: number;
   id: string | number;
