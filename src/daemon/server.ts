@@ -10,6 +10,7 @@
 import { chmodSync, statSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { z } from "zod";
+import { PRIVATE_FILE_MODE } from "../shared/paths.js";
 import {
   encodeMessage,
   LineDecoder,
@@ -290,7 +291,7 @@ export async function startDaemonServer(opts: DaemonServerOptions): Promise<Daem
     });
   });
   // The folder is already 0700; the socket itself is made 0600 too (umask leaves it 0700).
-  chmodSync(opts.socketPath, 0o600);
+  chmodSync(opts.socketPath, PRIVATE_FILE_MODE);
   watchSocketFile(statSync(opts.socketPath).ino);
   server.on("error", (err) => opts.log(`server error: ${err.stack ?? err.message}`));
   scheduleIdleCheck(opts.idleMs);
