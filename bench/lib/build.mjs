@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const OUT = join(here, "..", "..", "node_modules", ".cache", "aic-bench");
-export const BENCH_CLI = join(OUT, "aic-compile.mjs");
+const BENCH_CLI = join(OUT, "aic-compile.mjs");
 export const BENCH_COMPILER = join(OUT, "compiler.mjs");
 
 const common = {

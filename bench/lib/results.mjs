@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), "..", "RESULTS.md");
 
-export function gitCommit() {
+function gitCommit() {
   try {
     const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
     const dirty = execFileSync(
