@@ -128,7 +128,7 @@ export function spawnDetachedDaemon(
  * Wait (bounded) until a daemon answers on the socket. Gives up at once if the daemon we started
  * failed (non-zero exit, spawn error); exit 0 means another starter won, whose daemon will answer.
  */
-export async function waitForDaemonStart(
+async function waitForDaemonStart(
   child: ChildProcess,
   env: NodeJS.ProcessEnv,
   waitMs: number,
