@@ -107,7 +107,10 @@ export async function uninstallCursor(
       opts.keepProjectArtifacts === true && state.files[key]?.role === "exclude";
     const files: TrackedFile[] = Object.entries(state.files)
       .filter(([key]) => !keepExclude(key) && state.snapshots[key]) // no snapshot: never changed
-      .map(([key, record]) => ({ key, record, path: pathOfKey(targets.root, key) }));
+      .map(([key, record]) => {
+        const path = pathOfKey(targets.root, key);
+        return { key, record, path, current: readBytes(path) };
+      });
     let restores: Map<string, Buffer | null>;
     try {
       restores = snapshotsToRestore(state, files, targets.stateDir);
@@ -136,6 +139,8 @@ interface TrackedFile {
   key: string;
   record: FileRecord;
   path: string;
+  /** The file's bytes when the uninstall started (read once, under the lock). */
+  current: Buffer | null;
 }
 
 /** The snapshot bytes of every file that can go back, all read (and verified) before any write. */
@@ -146,7 +151,7 @@ function snapshotsToRestore(
 ): Map<string, Buffer | null> {
   return new Map(
     files
-      .filter((f) => restorable(state, f.key, f.record, readBytes(f.path)))
+      .filter((f) => restorable(state, f.key, f.record, f.current))
       .map((f) => [f.key, readSnapshot(stateDir, state.snapshots[f.key]!)]),
   );
 }
@@ -185,18 +190,18 @@ function uninstallFiles(
     (a, b) => Number(b.record.role === "hooks") - Number(a.record.role === "hooks"),
   );
   let hooksStillRunScripts = false;
-  for (const { key, record, path } of ordered) {
+  for (const file of ordered) {
+    const { key, record, path, current: now } = file;
     if (record.role === "script" && hooksStillRunScripts) {
       result.drifted.push(`kept ${key}: AIC's entries in hooks.json still run it`);
       continue;
     }
     if (!restores.has(key)) {
-      const cleaned = removeOwnedParts(key, record, state, targets, writer, result);
+      const cleaned = removeOwnedParts(file, state, targets, writer, result);
       if (record.role === "hooks" && !cleaned) hooksStillRunScripts = true;
       continue;
     }
     const original = restores.get(key)!;
-    const now = readBytes(path);
     if (original === null) {
       if (now !== null) writer.remove(path);
     } else if (now === null || !now.equals(original)) {
@@ -240,15 +245,12 @@ function devModeReason(root: string): string | undefined {
  * entries had to stay (unprovable), so the caller keeps the scripts they run.
  */
 function removeOwnedParts(
-  key: string,
-  record: FileRecord,
+  { key, record, path, current }: TrackedFile,
   state: InstallState,
   targets: InstallTargets,
   writer: FileWriter,
   result: UninstallResult,
 ): boolean {
-  const path = pathOfKey(targets.root, key);
-  const current = readBytes(path);
   if (current === null) return true;
   switch (record.role) {
     case "script":
