@@ -16,6 +16,8 @@ import {
   REPO_ROOT,
   runHook,
   standInPackage,
+  type HookRun,
+  type Sandbox,
 } from "./helpers.js";
 
 const CONV = "6f1c2a7e-3b1d-4c55-9a0e-2f8d7c1b9e10";
@@ -23,18 +25,26 @@ const CHILD = "0c9e8d7f-1a2b-4c3d-9e8f-7a6b5c4d3e2f";
 // Top-level await: every test in the file runs against the same private bundles.
 const hooks = await buildHooks();
 
+/** Run a built hook as Cursor does, loading AIC's compilation service from `packageRoot`. */
+function runWithPackage(
+  packageRoot: string,
+  script: string,
+  sb: Sandbox,
+  payload: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<HookRun> {
+  return runHook(hooks, script, sb, payload, { env: { AIC_PACKAGE_ROOT: packageRoot, ...env } });
+}
+
 describe("AIC-compile-context", () => {
   it("compiles the session snapshot in-process and answers additional_context and env", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      pkg.root,
       "AIC-compile-context.cjs",
       sb,
       fixture("sessionStart", sb.root),
-      {
-        env: { AIC_PACKAGE_ROOT: pkg.root },
-      },
     );
     expect(r.json?.env).toEqual({ AIC_PROJECT_ROOT: sb.root, AIC_CONVERSATION_ID: CONV });
     expect(String(r.json?.additional_context)).toContain(`## Task\n${OMITTED_INTENT}`);
@@ -54,14 +64,11 @@ describe("AIC-compile-context", () => {
   it("uses a cloud agent's bc- conversation id", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      pkg.root,
       "AIC-compile-context.cjs",
       sb,
       fixture("sessionStart.cloud-no-transcript", sb.root),
-      {
-        env: { AIC_PACKAGE_ROOT: pkg.root },
-      },
     );
     expect(r.json?.env).toEqual({ AIC_PROJECT_ROOT: sb.root, AIC_CONVERSATION_ID: "bc-9d2f1e" });
     expect(pkg.calls()[0]).toMatchObject({ conversationId: "bc-9d2f1e" });
@@ -70,13 +77,14 @@ describe("AIC-compile-context", () => {
   it("answers {} within its deadline when the compile is too slow", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      pkg.root,
       "AIC-compile-context.cjs",
       sb,
       fixture("sessionStart", sb.root),
       {
-        env: { AIC_PACKAGE_ROOT: pkg.root, STAND_IN_SLOW: "1", AIC_HOOK_DEADLINE_MS: "800" },
+        STAND_IN_SLOW: "1",
+        AIC_HOOK_DEADLINE_MS: "800",
       },
     );
     expect(r.code).toBe(0);
@@ -86,14 +94,11 @@ describe("AIC-compile-context", () => {
 
   it("answers {} and logs why when the package has no compilation service", async () => {
     const sb = makeSandbox();
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      join(sb.home, "nowhere"),
       "AIC-compile-context.cjs",
       sb,
       fixture("sessionStart", sb.root),
-      {
-        env: { AIC_PACKAGE_ROOT: join(sb.home, "nowhere") },
-      },
     );
     expect(r.json).toEqual({});
     expect(String(readHealth(sb)[0]?.message)).toMatch(
@@ -139,19 +144,17 @@ describe("subagent hooks", () => {
   it("AIC-subagent-compile: telemetry compile under the parent, model recorded, always allows", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
-    const env = { AIC_PACKAGE_ROOT: pkg.root };
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      pkg.root,
       "AIC-subagent-compile.cjs",
       sb,
       fixture("subagentStart", sb.root),
-      { env },
     );
     expect(r.json).toEqual({ permission: "allow" });
     const noModel = fixture("subagentStart", sb.root);
     delete noModel.subagent_model;
     delete noModel.task;
-    await runHook(hooks, "AIC-subagent-compile.cjs", sb, noModel, { env });
+    await runWithPackage(pkg.root, "AIC-subagent-compile.cjs", sb, noModel);
     const [first, second] = pkg.calls();
     expect(first).toEqual({
       intent: "Find every caller of AuthService.login and summarize error handling",
@@ -172,14 +175,11 @@ describe("subagent hooks", () => {
   it("AIC-subagent-start-model-id records the subagent model without compiling", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      pkg.root,
       "AIC-subagent-start-model-id.cjs",
       sb,
       fixture("subagentStart", sb.root),
-      {
-        env: { AIC_PACKAGE_ROOT: pkg.root },
-      },
     );
     expect(r.json).toEqual({ permission: "allow" });
     expect(pkg.calls()).toEqual([]);
@@ -193,14 +193,11 @@ describe("subagent hooks", () => {
 
   it("AIC-subagent-compile allows even when the compile fails", async () => {
     const sb = makeSandbox();
-    const r = await runHook(
-      hooks,
+    const r = await runWithPackage(
+      join(sb.home, "nowhere"),
       "AIC-subagent-compile.cjs",
       sb,
       fixture("subagentStart", sb.root),
-      {
-        env: { AIC_PACKAGE_ROOT: join(sb.home, "nowhere") },
-      },
     );
     expect(r.json).toEqual({ permission: "allow" });
     expect(readHealth(sb)).toMatchObject([
@@ -211,10 +208,12 @@ describe("subagent hooks", () => {
   it("AIC-subagent-stop: reparents the child transcript's rows to the parent", async () => {
     const sb = makeSandbox();
     const pkg = standInPackage(sb);
-    const env = { AIC_PACKAGE_ROOT: pkg.root };
-    const r = await runHook(hooks, "AIC-subagent-stop.cjs", sb, fixture("subagentStop", sb.root), {
-      env,
-    });
+    const r = await runWithPackage(
+      pkg.root,
+      "AIC-subagent-stop.cjs",
+      sb,
+      fixture("subagentStop", sb.root),
+    );
     expect(r.json).toEqual({});
     expect(pkg.calls()).toEqual([
       {
@@ -227,7 +226,7 @@ describe("subagent hooks", () => {
       },
     ]);
     const same = { ...fixture("subagentStop", sb.root), agent_transcript_path: `/x/${CONV}.jsonl` };
-    await runHook(hooks, "AIC-subagent-stop.cjs", sb, same, { env });
+    await runWithPackage(pkg.root, "AIC-subagent-stop.cjs", sb, same);
     expect(pkg.calls()).toHaveLength(1);
   });
 });
@@ -244,36 +243,28 @@ describe.skipIf(!existsSync(realService))(
         "export function hashPassword(password: string): string {\n  return password.normalize('NFC');\n}\n",
       );
       writeFileSync(join(sb.root, "README.md"), "# shop-api\nA small shop API with login.\n");
-      const env = { AIC_PACKAGE_ROOT: REPO_ROOT };
-      const r = await runHook(
-        hooks,
+
+      const r = await runWithPackage(
+        REPO_ROOT,
         "AIC-compile-context.cjs",
         sb,
         fixture("sessionStart", sb.root),
-        { env },
       );
       expect(readHealth(sb)).toEqual([]);
       expect(r.json?.env).toEqual({ AIC_PROJECT_ROOT: sb.root, AIC_CONVERSATION_ID: CONV });
       expect(String(r.json?.additional_context)).toContain("src/auth/service.ts");
 
-      const start = await runHook(
-        hooks,
-        "AIC-subagent-compile.cjs",
-        sb,
-        {
-          ...fixture("subagentStart", sb.root),
-          parent_conversation_id: CHILD,
-          conversation_id: CHILD,
-        },
-        { env },
-      );
+      const start = await runWithPackage(REPO_ROOT, "AIC-subagent-compile.cjs", sb, {
+        ...fixture("subagentStart", sb.root),
+        parent_conversation_id: CHILD,
+        conversation_id: CHILD,
+      });
       expect(start.json).toEqual({ permission: "allow" });
-      const stop = await runHook(
-        hooks,
+      const stop = await runWithPackage(
+        REPO_ROOT,
         "AIC-subagent-stop.cjs",
         sb,
         fixture("subagentStop", sb.root),
-        { env },
       );
       expect(stop.json).toEqual({});
       expect(readHealth(sb)).toEqual([]);
