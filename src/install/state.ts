@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../shared/paths.js";
-import { atomicWriteFile, readBytes, sha256 } from "./files.js";
+import { ABSENT, atomicWriteFile, readBytes, sha256 } from "./files.js";
 import type { InstallScope } from "./targets.js";
 
 export type FileRole = "hooks" | "script" | "rule" | "mcp" | "exclude";
@@ -119,7 +119,7 @@ export function saveState(stateDir: string, state: InstallState): boolean {
 
 /** Store the original bytes of a file (or the fact it did not exist) before AIC first changes it. */
 export function takeSnapshot(stateDir: string, key: string, bytes: Buffer | null): SnapshotRecord {
-  if (bytes === null) return { existed: false, digest: "absent" };
+  if (bytes === null) return { existed: false, digest: ABSENT };
   const dir = ensurePrivateDir(join(stateDir, SNAPSHOT_DIR));
   const blob = `${sha256(key).slice(0, 16)}.bin`;
   atomicWriteFile(join(dir, blob), bytes, PRIVATE_FILE_MODE);
