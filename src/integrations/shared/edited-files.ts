@@ -49,8 +49,3 @@ export function readEditedFiles(convDir: string): string[] {
   }
   return [...seen];
 }
-
-/** Absolute path for an entry recorded by normalizeEditedPath. */
-export function editedFileAbsolute(projectRoot: string, entry: string): string {
-  return isAbsolute(entry) ? entry : join(projectRoot, entry);
-}
