@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { HooksJsonError, parseHooksDocument, parseJsonBytes } from "../../src/hooks-json/index.js";
 import { toJs } from "./helpers.js";
@@ -9,7 +10,8 @@ import { toJs } from "./helpers.js";
  * (../shared/conformance); when it is absent this suite is skipped with a note.
  */
 const SUITE =
-  process.env.JSONTESTSUITE_DIR ?? "/work/shared/conformance/JSONTestSuite/test_parsing";
+  process.env.JSONTESTSUITE_DIR ??
+  fileURLToPath(new URL("../../../shared/conformance/JSONTestSuite/test_parsing", import.meta.url));
 const present = existsSync(SUITE);
 if (!present) {
   console.warn(
